@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import { AppError } from '../errors';
+import type { Logger } from '../log';
+import { toValidationIssues } from '../validation';
+import { type Bus, type BusHeaders, HEADER, type Subscription } from './types';
+
+/** A request/reply subject: its name and the zod schemas of both directions. */
+export interface RpcContract<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
+  subject: string;
+  request: Req;
+  reply: Res;
+}
+
+export function rpc<Req extends z.ZodType, Res extends z.ZodType>(
+  subject: string,
+  request: Req,
+  reply: Res,
+): RpcContract<Req, Res> {
+  return { subject, request, reply };
+}
+
+/** Who is asking and on behalf of which request; travels in bus headers. */
+export interface CallContext {
+  requestId: string;
+  accountId?: string | undefined;
+  traceparent?: string | undefined;
+}
+
+export interface RpcContext extends CallContext {
+  log: Logger;
+}
+
+export function contextHeaders(ctx: CallContext): BusHeaders {
+  const headers: BusHeaders = { [HEADER.requestId]: ctx.requestId };
+  if (ctx.accountId) headers[HEADER.accountId] = ctx.accountId;
+  if (ctx.traceparent) headers[HEADER.traceparent] = ctx.traceparent;
+  return headers;
+}
+
+export function contextFromHeaders(headers: BusHeaders): CallContext {
+  return {
+    requestId: headers[HEADER.requestId] ?? randomUUID(),
+    accountId: headers[HEADER.accountId],
+    traceparent: headers[HEADER.traceparent],
+  };
+}
+
+/** The account a request acts for; services refuse account-scoped work without one. */
+export function requireAccount(ctx: CallContext): string {
+  if (!ctx.accountId) throw new AppError('UNAUTHORIZED', 'No account on this request');
+  return ctx.accountId;
+}
+
+export type RpcHandler<C extends RpcContract> = (
+  request: z.output<C['request']>,
+  ctx: RpcContext,
+) => Promise<z.input<C['reply']>>;
+
+/**
+ * Serves one contract: decodes and validates the request, runs the handler, validates the reply
+ * so a service can never answer outside its contract.
+ */
+export function serveRpc<C extends RpcContract>(
+  bus: Bus,
+  contract: C,
+  handler: RpcHandler<C>,
+  options: { queue: string; log: Logger },
+): Subscription {
+  return bus.respond(
+    contract.subject,
+    async (msg) => {
+      const ctx = contextFromHeaders(msg.headers);
+      const log = options.log.child({ request_id: ctx.requestId, subject: contract.subject });
+      const parsed = contract.request.safeParse(msg.data);
+      if (!parsed.success) throw AppError.validation(toValidationIssues(parsed.error.issues, 'body'));
+      const result = await handler(parsed.data as z.output<C['request'>, { ...ctx, log });
+      const reply = contract.reply.safeParse(result);
+      if (!reply.success) {
+        log.error({ issues: reply.error.issues }, 'reply does not match its contract');
+        throw new AppError('INTERNAL');
+      }
+      return reply.data;
+    },
+    { queue: options.queue },
+  );
+}
+
+/** Calls one contract and returns its validated reply. */
+export async function callRpc<C extends RpcContract>(
+  bus: Bus,
+  contract: C,
+  request: z.input<C['request']>,
+  ctx: CallContext,
+  options: { timeoutMs?: number } = {},
+): Promise<z.output<C['reply']>> {
+  const raw = await bus.request(contract.subject, request, {
+    headers: contextHeaders(ctx),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+  });
+  const reply = contract.reply.safeParse(raw);
+  if (!reply.success) throw new AppError('INTERNAL', 'A backing service answered outside its contract');
+  return reply.data as z.output<C['reply']>;
+}

@@ -1,0 +1,97 @@
+/**
+ * The one bus contract both implementations (NATS, in-process) honour; the same contract
+ * test suite runs against each. Payloads are JSON values; headers are lowercase strings.
+ */
+export type BusHeaders = Record<string, string>;
+
+/** Header names carried across every hop. */
+export const HEADER = {
+  requestId: 'x-request-id',
+  accountId: 'x-account-id',
+  traceparent: 'traceparent',
+  errorCode: 'voice-error',
+} as const;
+
+export interface BusMessage {
+  subject: string;
+  data: unknown;
+  headers: BusHeaders;
+}
+
+export interface RequestOptions {
+  /** How long to wait for the reply; default is the bus's configured request timeout. */
+  timeoutMs?: number;
+  headers?: BusHeaders;
+}
+
+/** A responder returns the reply data, or throws an AppError (anything else becomes INTERNAL). */
+export type Responder = (msg: BusMessage) => Promise<unknown>;
+export type Listener = (msg: BusMessage) => Promise<void> | void;
+
+export interface Subscription {
+  /** Stops receiving; in-flight handlers are allowed to finish. */
+  unsubscribe(): Promise<void>;
+}
+
+export interface StreamDefinition {
+  /** Stream name, e.g. CALL_EVENTS. */
+  name: string;
+  /** Subjects stored in the stream, e.g. ['events.call.>']. */
+  subjects: string[];
+  /** How long the server keeps messages, in milliseconds. */
+  maxAgeMs: number;
+}
+
+export interface DurableMessage extends BusMessage {
+  /** The event id the publisher gave (msgId): consumers dedupe on it. */
+  id: string;
+  /** 1 on first delivery, then counts redeliveries. */
+  deliveryCount: number;
+}
+
+export interface ConsumeOptions {
+  stream: StreamDefinition;
+  /** Durable consumer name; replicas using the same name share the work. */
+  durable: string;
+  /** Subject filters within the stream. */
+  subjects: string[];
+  /** Resolve = ack; throw = redeliver after `retryDelayMs(deliveryCount)`. */
+  handler: (msg: DurableMessage) => Promise<void>;
+  /** Most messages in flight at once for this consumer (across replicas on NATS). */
+  maxInFlight?: number;
+  /** Handler time before the server redelivers elsewhere. */
+  ackWaitMs?: number;
+  retryDelayMs?: (deliveryCount: number) => number;
+}
+
+export interface PublishDurableOptions {
+  /** Unique event id: the server drops a second publish with the same id. */
+  msgId: string;
+  headers?: BusHeaders;
+}
+
+export type BusKind = 'nats' | 'in-process';
+
+export interface Bus {
+  readonly kind: BusKind;
+  /** Request/reply. Throws BusTimeoutError, BusNoRespondersError, or the responder's AppError. */
+  request(subject: string, data: unknown, options?: RequestOptions): Promise<unknown>;
+  /** Answers requests on `subject`; members of one queue group share the load. */
+  respond(subject: string, responder: Responder, options?: { queue?: string }): Subscription;
+  /** Fire-and-forget publish (core, not durable). */
+  publish(subject: string, data: unknown, headers?: BusHeaders): Promise<void>;
+  /** Subject may contain `*` and `>` wildcards. */
+  subscribe(subject: string, listener: Listener, options?: { queue?: string }): Subscription;
+  /** Creates or updates a durable stream; idempotent. */
+  ensureStream(stream: StreamDefinition): Promise<void>;
+  /**
+   * Publishes an event that must not be lost. Resolves once the bus has taken responsibility for it
+   * (NATS: JetStream stored it; in-process: every durable consumer acked it). Also reaches plain
+   * subscribers of the subject.
+   */
+  publishDurable(subject: string, data: unknown, options: PublishDurableOptions): Promise<void>;
+  /** At-least-once consumption with ack on success and delayed redelivery on failure. */
+  consume(options: ConsumeOptions): Promise<Subscription>;
+  /** Drains subscriptions and closes; in-flight handlers finish first. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const url = (protocols: RegExp) => z.url({ protocol: protocols });
+
+/** The whole operator interface (decisions.md, "Operator interface"), parsed once at start. */
+export const ConfigSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: url(/^postgres(ql)?$/).optional(),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  NATS_URL: z.string().regex(/^(nats|tls|wss?):\/\/[^\s]+(,(nats|tls|wss?):\/\/[^\s]+)*$/, 'must be nats://host:port (comma-separated for a cluster)').optional(),
+  ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  VOICE_DEV_API_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{20,200}$/, 'must be 20 to 200 characters of A-Z a-z 0-9 _ . -')
+    .optional(),
+  SIM_TIME_SCALE: z.coerce.number().positive().max(100).default(1),
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(1).max(3_600_000).default(5000),
+  /** Unset: false in production, true in the embedded default (decided by the composition root). */
+  WEBHOOK_ALLOW_PRIVATE: booleanFlag.optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  BUS_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(5000),
+  /** Prefix for every bus subject and stream; isolates tenants sharing one NATS (and test runs). */
+  BUS_PREFIX: z.string().regex(/^[A-Za-z0-9_-]*$/).default(''),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
+  TRUST_PROXY: booleanFlag.default(false),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment; every bad variable is named in the thrown ConfigError. Empty = unset. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(
+    Object.keys(ConfigSchema.shape)
+      .map((key) => [key, env[key]])
+      .filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const result = ConfigSchema.safeParse(present);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'}: ${issue.message}`),
+    );
+  }
+  return result.data;
+}
+
+/** True when no external infrastructure is configured: the one-process embedded default. */
+export function isEmbedded(config: Config): boolean {
+  return !config.NATS_URL && !config.DATABASE_URL;
+}

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { DateTime, Uuid } from './common';
+
+export const PLANS = ['free', 'pro', 'enterprise'] as const;
+export const Plan = z.enum(PLANS);
+export type Plan = z.infer<typeof Plan>;
+
+/** Requests per minute per API key, by plan; enterprise accounts carry their own number. */
+export const PLAN_RATE_LIMITS: Record<Exclude<Plan, 'enterprise'>, number> = { free: 60, pro: 300 };
+export const PUBLIC_RATE_LIMIT_PER_IP = 300;
+
+export const SCOPES = [
+  'agents:read',
+  'agents:write',
+  'calls:read',
+  'calls:write',
+  'campaigns:read',
+  'campaigns:write',
+] as const;
+export const Scope = z.enum(SCOPES);
+export type Scope = z.infer<typeof Scope>;
+
+export const RateLimitPerMinute = z.number().int().min(1).max(1_000_000);
+
+export const Account = z
+  .object({
+    id: Uuid,
+    name: z.string(),
+    plan: Plan,
+    rate_limit_per_minute: z.number().int(),
+    created_at: DateTime,
+  })
+  .meta({ id: 'Account' });
+export type Account = z.infer<typeof Account>;
+
+export const CreateAccountBody = z
+  .object({
+    name: z.string().trim().min(1).max(100),
+    plan: Plan.default('free'),
+    rate_limit_per_minute: RateLimitPerMinute.optional(),
+  })
+  .refine((b) => b.plan !== 'enterprise' || b.rate_limit_per_minute !== undefined, {
+    message: 'enterprise accounts need rate_limit_per_minute',
+    path: ['rate_limit_per_minute'],
+  });
+export type CreateAccountBody = z.infer<typeof CreateAccountBody>;
+
+export const ApiKeyInfo = z
+  .object({
+    id: Uuid,
+    account_id: Uuid,
+    name: z.string().nullable(),
+    prefix: z.string(),
+    scopes: z.array(Scope),
+    created_at: DateTime,
+    revoked_at: DateTime.nullable(),
+  })
+  .meta({ id: 'ApiKey' });
+export type ApiKeyInfo = z.infer<typeof ApiKeyInfo>;
+
+/** The create response: the only time the key itself is ever shown. */
+export const CreatedApiKey = z
+  .object({
+    id: Uuid,
+    key: z.string(),
+    scopes: z.array(Scope),
+    account_id: Uuid,
+    name: z.string().nullable(),
+    created_at: DateTime,
+  })
+  .meta({ id: 'CreatedApiKey' });
+export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
+
+export const CreateApiKeyBody = z.object({
+  name: z.string().trim().min(1).max(100).optional(),
+  /** Omitted = full access (every scope). */
+  scopes: z.array(Scope).min(1).optional(),
+});
+export type CreateApiKeyBody = z.infer<typeof CreateApiKeyBody>;
+
+/** The authenticated caller, as every service sees it. */
+export interface Principal {
+  accountId: string;
+  keyId: string;
+  scopes: readonly Scope[];
+  plan: Plan;
+  rateLimitPerMinute: number;
+}

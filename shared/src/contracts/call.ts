@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { DateTime, E164, JsonObject, PageQuery, Uuid } from './common';
+
+export const CALL_OUTCOMES = ['completed', 'no_answer', 'failed', 'voicemail', 'busy'] as const;
+export const CallOutcome = z.enum(CALL_OUTCOMES);
+export type CallOutcome = z.infer<typeof CallOutcome>;
+
+export const CALL_STATUSES = ['initializing', 'ringing', 'in_progress', ...CALL_OUTCOMES] as const;
+export const CallStatus = z.enum(CALL_STATUSES);
+export type CallStatus = z.infer<typeof CallStatus>;
+
+export const CALL_END_REASONS = [
+  'conversation_completed',
+  'customer_hung_up',
+  'agent_hung_up',
+  'no_answer',
+  'busy',
+  'voicemail_detected',
+  'carrier_error',
+  'invalid_number',
+  'timeout',
+  'cancelled',
+] as const;
+export const CallEndReason = z.enum(CALL_END_REASONS);
+
+export const ENDED_BY = ['agent', 'user', 'system', 'carrier'] as const;
+export const EndedBy = z.enum(ENDED_BY);
+
+export const DETAILS_STATUSES = ['complete', 'partial', 'none'] as const;
+
+export const Sentiment = z.enum(['positive', 'neutral', 'negative']);
+
+export const TranscriptEntry = z
+  .object({
+    role: z.enum(['agent', 'user']),
+    content: z.string(),
+    timestamp: z.string().regex(/^\d{2}:\d{2}:\d{2}$/),
+  })
+  .meta({ id: 'TranscriptEntry' });
+
+export const DetailsCollection = z
+  .object({
+    status: z.enum(DETAILS_STATUSES),
+    score: z.number(),
+    collected_details: z.array(z.string()),
+    collected_values: JsonObject,
+  })
+  .meta({ id: 'DetailsCollection' });
+
+export const AgentRef = z.object({ id: Uuid, name: z.string() });
+
+/** The call record: spec 2.2 and 2.3 plus the webhook payload's fields (decisions.md, Records). */
+export const Call = z
+  .object({
+    id: Uuid,
+    session_id: Uuid,
+    status: CallStatus,
+    phone_number: E164,
+    source_number: E164,
+    direction: z.literal('outbound'),
+    agent: AgentRef,
+    agent_id: Uuid,
+    agent_type: z.string(),
+    user_id: z.string(),
+    campaign_id: Uuid.nullable(),
+    metadata: JsonObject.nullable(),
+    created_at: DateTime,
+    started_at: DateTime.nullable(),
+    answered_at: DateTime.nullable(),
+    ended_at: DateTime.nullable(),
+    duration: z.number().int(),
+    duration_seconds: z.number().int(),
+    duration_minutes: z.number(),
+    transcript: z.array(TranscriptEntry),
+    recording_url: z.string().nullable(),
+    sentiment: Sentiment.nullable(),
+    call_summary: z.string().nullable(),
+    call_end_reason: CallEndReason.nullable(),
+    ended_by: EndedBy.nullable(),
+    details_collection: DetailsCollection.nullable(),
+    ai_cost: z.number(),
+    telephony_cost: z.number(),
+    total_cost: z.number(),
+    cost_currency: z.literal('USD'),
+    prompt_version_id: Uuid.nullable(),
+    prompt_hash: z.string(),
+  })
+  .meta({ id: 'Call' });
+export type Call = z.infer<typeof Call>;
+
+export const MakeCallBody = z
+  .object({
+    agent_id: Uuid,
+    source_number: E164,
+    phone_number: E164,
+    metadata: JsonObject.nullable().optional(),
+  })
+  .meta({ id: 'MakeCall' });
+export type MakeCallBody = z.infer<typeof MakeCallBody>;
+
+export const CallFilters = z.object({
+  status: CallStatus.optional(),
+  agent_id: Uuid.optional(),
+  campaign_id: Uuid.optional(),
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+});
+export type CallFilters = z.infer<typeof CallFilters>;
+
+export const ListCallsQuery = PageQuery.extend(CallFilters.shape);
+export type ListCallsQuery = z.infer<typeof ListCallsQuery>;
+
+export const ExportCallsQuery = CallFilters.extend({ format: z.enum(['csv', 'jsonl']).default('jsonl') });
+export type ExportCallsQuery = z.infer<typeof ExportCallsQuery>;

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+
+export const Uuid = z.uuid();
+/** ISO 8601 with a UTC offset, as every timestamp in the API is written. */
+export const DateTime = z.iso.datetime({ offset: true });
+
+/** E.164 as decisions.md fixes it: `+`, then 8 to 15 digits, the first not 0. */
+export const E164_PATTERN = /^\+[1-9]\d{7,14}$/;
+export const E164 = z
+  .string()
+  .regex(E164_PATTERN, 'must be an E.164 number: + then 8 to 15 digits, the first not 0')
+  .meta({ example: '+14155550123' });
+
+/** Free-form JSON object supplied by clients (metadata, contact rows). */
+export const JsonObject = z.record(z.string(), z.unknown());
+
+export const PAGE_SIZE_MAX = 100;
+export const PAGE_SIZE_DEFAULT = 20;
+
+export const PageQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  page_size: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
+});
+export type PageQuery = z.infer<typeof PageQuery>;
+
+export function Page<T extends z.ZodType>(item: T) {
+  return z.object({
+    items: z.array(item),
+    page: z.number().int(),
+    page_size: z.number().int(),
+    total: z.number().int(),
+    total_pages: z.number().int(),
+    has_more: z.boolean(),
+  });
+}
+export interface PageOf<T> {
+  items: T[];
+  page: number;
+  page_size: number;
+  total: number;
+  total_pages: number;
+  has_more: boolean;
+}
+
+export function toPage<T>(items: T[], total: number, query: PageQuery): PageOf<T> {
+  const totalPages = Math.ceil(total / query.page_size);
+  return {
+    items,
+    page: query.page,
+    page_size: query.page_size,
+    total,
+    total_pages: totalPages,
+    has_more: query.page < totalPages,
+  };
+}
+
+/** The success envelope of every JSON response. */
+export function Envelope<T extends z.ZodType>(data: T) {
+  return z.object({
+    data,
+    request_id: z.string(),
+    timestamp: DateTime,
+    success: z.literal(true),
+  });
+}
+
+export const ValidationIssueSchema = z.object({
+  loc: z.array(z.union([z.string(), z.number()])),
+  msg: z.string(),
+  type: z.string(),
+});
+
+/** The error envelope: `detail` is a string, or for 422 a list of problems. */
+export const ErrorEnvelope = z
+  .object({
+    detail: z.union([z.string(), z.array(ValidationIssueSchema)]),
+    request_id: z.string(),
+    timestamp: DateTime,
+    success: z.literal(false),
+  })
+  .meta({ id: 'Error' });

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import type { StreamDefinition } from '../bus/types';
+import { Call, CallStatus } from './call';
+import { DateTime, Uuid } from './common';
+import { CampaignCounts, CampaignStatus } from './campaign';
+
+const DAY_MS = 86_400_000;
+
+/** Durable streams: where events that must survive a restart are stored. */
+export const STREAMS = {
+  callEvents: { name: 'CALL_EVENTS', subjects: ['events.call.>'], maxAgeMs: 7 * DAY_MS },
+  campaignEvents: { name: 'CAMPAIGN_EVENTS', subjects: ['events.campaign.>'], maxAgeMs: 7 * DAY_MS },
+} as const satisfies Record<string, StreamDefinition>;
+
+/** A durable event: its subject, the stream that stores it, and its payload schema. */
+export interface EventContract<D extends z.ZodType = z.ZodType> {
+  subject: string;
+  stream: StreamDefinition;
+  data: D;
+}
+
+function eventContract<D extends z.ZodType>(subject: string, stream: StreamDefinition, data: D): EventContract<D> {
+  return { subject, stream, data };
+}
+
+/** Every event on the bus has this envelope; `id` is unique and used for deduplication. */
+export function EventEnvelope<D extends z.ZodType>(data: D) {
+  return z.object({
+    id: Uuid,
+    type: z.string(),
+    account_id: z.string(),
+    occurred_at: DateTime,
+    data,
+  });
+}
+export interface EventOf<T> {
+  id: string;
+  type: string;
+  account_id: string;
+  occurred_at: string;
+  data: T;
+}
+
+export const CallStatusChanged = z.object({
+  call_id: Uuid,
+  status: CallStatus,
+  previous_status: CallStatus.nullable(),
+  campaign_id: Uuid.nullable(),
+  agent_id: Uuid,
+  /** Monotonic per call: consumers ignore anything older than what they have seen. */
+  sequence: z.number().int(),
+});
+
+export const CallEnded = z.object({ call: Call });
+
+export const CampaignProgress = z.object({
+  campaign_id: Uuid,
+  status: CampaignStatus,
+  counts: CampaignCounts,
+  sequence: z.number().int(),
+});
+
+export const EVENTS = {
+  callStatusChanged: eventContract('events.call.status_changed', STREAMS.callEvents, CallStatusChanged),
+  callEnded: eventContract('events.call.ended', STREAMS.callEvents, CallEnded),
+  campaignProgress: eventContract('events.campaign.progress', STREAMS.campaignEvents, CampaignProgress),
+} as const;

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { rpc } from '../bus/rpc';
+import {
+  Agent,
+  AgentPrompt,
+  CreateAgentBody,
+  PromptVersion,
+  PromptVersionStatus,
+  SaveInstructionsBody,
+  SavePromptVersionBody,
+  UpdateAgentBody,
+} from './agent';
+import { Call, ListCallsQuery, MakeCallBody } from './call';
+import { Campaign, CampaignContact, CreateCampaignBody, ListCampaignsQuery, ListContactsQuery } from './campaign';
+import { Page, PageQuery, Uuid } from './common';
+import { AgentType, AgentTypesRequest, AiModel, Industry, Language, Voice } from './discovery';
+import { WebhookDelivery } from './webhook';
+
+/** The services that answer on the bus; each name is also its queue group and subject domain. */
+export const SERVICE_NAMES = ['agent', 'call', 'campaign', 'webhook'] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+export const Empty = z.object({});
+
+export const HealthReply = z.object({
+  service: z.string(),
+  status: z.enum(['ok', 'degraded']),
+  instance: z.string(),
+  uptime_seconds: z.number(),
+  checks: z.record(z.string(), z.enum(['ok', 'failing'])),
+});
+export type HealthReply = z.infer<typeof HealthReply>;
+
+const healthOf = (service: ServiceName) => rpc(`${service}.health`, Empty, HealthReply);
+
+export const HEALTH = {
+  agent: healthOf('agent'),
+  call: healthOf('call'),
+  campaign: healthOf('campaign'),
+  webhook: healthOf('webhook'),
+} as const satisfies Record<ServiceName, unknown>;
+
+/** Public catalogue, served by the agent service. */
+export const DISCOVERY = {
+  listIndustries: rpc('discovery.list_industries', Empty, z.array(Industry)),
+  listAgentTypes: rpc('discovery.list_agent_types', AgentTypesRequest, z.array(AgentType)),
+  listVoices: rpc('discovery.list_voices', Empty, z.array(Voice)),
+  listLanguages: rpc('discovery.list_languages', Empty, z.array(Language)),
+  listModels: rpc('discovery.list_models', Empty, z.array(AiModel)),
+} as const;
+
+const AgentIdRequest = z.object({ agent_id: Uuid });
+const VersionRequest = z.object({ agent_id: Uuid, version_id: Uuid });
+const Deleted = z.object({ deleted: z.literal(true) });
+
+/** Account-scoped: the account comes from the `x-account-id` header, never the payload. */
+export const AGENT = {
+  create: rpc('agent.create', CreateAgentBody, Agent),
+  get: rpc('agent.get', AgentIdRequest, Agent),
+  list: rpc('agent.list', PageQuery, Page(Agent)),
+  update: rpc('agent.update', AgentIdRequest.extend({ changes: UpdateAgentBody }), Agent),
+  delete: rpc('agent.delete', AgentIdRequest, Deleted),
+  getPrompt: rpc('agent.get_prompt', AgentIdRequest, AgentPrompt),
+  saveInstructions: rpc('agent.save_instructions', AgentIdRequest.extend(SaveInstructionsBody.shape), AgentPrompt),
+  listPromptVersions: rpc('agent.list_prompt_versions', AgentIdRequest.extend(PageQuery.shape), Page(PromptVersion)),
+  savePromptVersion: rpc('agent.save_prompt_version', AgentIdRequest.extend(SavePromptVersionBody.shape), PromptVersion),
+  promptVersionStatus: rpc('agent.prompt_version_status', AgentIdRequest, PromptVersionStatus),
+  restorePromptVersion: rpc('agent.restore_prompt_version', VersionRequest, Agent),
+  deletePromptVersion: rpc('agent.delete_prompt_version', VersionRequest, Deleted),
+} as const;
+
+export const CALL = {
+  create: rpc('call.create', MakeCallBody, Call),
+  get: rpc('call.get', z.object({ call_id: Uuid }), Call),
+  list: rpc('call.list', ListCallsQuery, Page(Call)),
+} as const;
+
+const CampaignIdRequest = z.object({ campaign_id: Uuid });
+
+export const CAMPAIGN = {
+  create: rpc('campaign.create', CreateCampaignBody, Campaign),
+  get: rpc('campaign.get', CampaignIdRequest, Campaign),
+  list: rpc('campaign.list', ListCampaignsQuery, Page(Campaign)),
+  pause: rpc('campaign.pause', CampaignIdRequest, Campaign),
+  resume: rpc('campaign.resume', CampaignIdRequest, Campaign),
+  cancel: rpc('campaign.cancel', CampaignIdRequest, Campaign),
+  listContacts: rpc('campaign.list_contacts', CampaignIdRequest.extend(ListContactsQuery.shape), Page(CampaignContact)),
+} as const;
+
+export const WEBHOOK = {
+  listDeliveries: rpc('webhook.list_deliveries', AgentIdRequest.extend(PageQuery.shape), Page(WebhookDelivery)),
+  redeliver: rpc('webhook.redeliver', AgentIdRequest.extend({ delivery_id: Uuid }), WebhookDelivery),
+  sendTest: rpc('webhook.send_test', AgentIdRequest, WebhookDelivery),
+} as const;

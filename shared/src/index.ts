@@ -1,0 +1,6 @@
+export * from './bus/index';
+export * from './config';
+export * from './contracts/index';
+export * from './errors';
+export * from './log';
+export * from './validation';
