@@ -74,7 +74,7 @@ export function serveRpc<C extends RpcContract>(
       const log = options.log.child({ request_id: ctx.requestId, subject: contract.subject });
       const parsed = contract.request.safeParse(msg.data);
       if (!parsed.success) throw AppError.validation(toValidationIssues(parsed.error.issues, 'body'));
-      const result = await handler(parsed.data as z.output<C['request'>, { ...ctx, log });
+      const result = await handler(parsed.data as z.output<C['request']>, { ...ctx, log });
       const reply = contract.reply.safeParse(result);
       if (!reply.success) {
         log.error({ issues: reply.error.issues }, 'reply does not match its contract');
