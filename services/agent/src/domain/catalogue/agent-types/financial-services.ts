@@ -1,0 +1,167 @@
+import type { AgentType } from '@voice/shared';
+
+/** Agent types for the financial_services industry. */
+export const FINANCIAL_SERVICES_TYPES: readonly AgentType[] = [
+  {
+    id: 'financial_services_loan_pre_qualifier',
+    name: 'Loan Pre-qualifier',
+    description: 'Calls loan applicants and enquirers to gather the basics for pre-qualification.',
+    category: 'industry',
+    industry: 'financial_services',
+    goal: 'Gather the applicant’s loan needs and financial basics and get consent for a credit check.',
+    collects: [
+      {
+        name: 'loan_type',
+        type: 'enum',
+        description: 'Kind of loan wanted.',
+        required: true,
+        options: ['personal', 'auto', 'mortgage', 'business', 'student_refinance'],
+      },
+      {
+        name: 'loan_amount',
+        type: 'number',
+        description: 'Amount the applicant wants to borrow.',
+        required: true,
+      },
+      { name: 'annual_income', type: 'number', description: 'Gross annual income.', required: false },
+      {
+        name: 'employment_status',
+        type: 'enum',
+        description: 'Employment status.',
+        required: false,
+        options: ['employed', 'self_employed', 'retired', 'unemployed', 'student'],
+      },
+      {
+        name: 'credit_score_range',
+        type: 'enum',
+        description: 'Self-reported credit standing.',
+        required: false,
+        options: ['excellent', 'good', 'fair', 'poor', 'unknown'],
+      },
+      {
+        name: 'credit_check_consent',
+        type: 'boolean',
+        description: 'Whether the applicant consents to a credit check.',
+        required: true,
+      },
+    ],
+  },
+  {
+    id: 'financial_services_fraud_alert',
+    name: 'Fraud Alert',
+    description: 'Calls cardholders about suspicious transactions to confirm whether they made them.',
+    category: 'industry',
+    industry: 'financial_services',
+    goal: 'Confirm whether a flagged transaction is genuine and block the card quickly if it is not.',
+    collects: [
+      {
+        name: 'identity_verified',
+        type: 'boolean',
+        description: 'Whether the cardholder passed verification.',
+        required: true,
+      },
+      {
+        name: 'transaction_recognised',
+        type: 'boolean',
+        description: 'Whether the cardholder made the flagged transaction.',
+        required: true,
+      },
+      {
+        name: 'card_in_possession',
+        type: 'boolean',
+        description: 'Whether the cardholder still has the card.',
+        required: false,
+      },
+      {
+        name: 'card_block_requested',
+        type: 'boolean',
+        description: 'Whether the cardholder asked to block the card.',
+        required: false,
+      },
+      {
+        name: 'callback_number',
+        type: 'phone',
+        description: 'Best number for the fraud team to call back.',
+        required: false,
+      },
+    ],
+  },
+  {
+    id: 'financial_services_advisor_booking',
+    name: 'Advisor Meeting Booking',
+    description: 'Books introductory meetings between prospects and a financial advisor.',
+    category: 'industry',
+    industry: 'financial_services',
+    goal: 'Understand the prospect’s main financial goal and book a meeting with a suitable advisor.',
+    collects: [
+      {
+        name: 'primary_goal',
+        type: 'enum',
+        description: 'Main financial goal.',
+        required: true,
+        options: ['retirement', 'education', 'wealth_growth', 'estate_planning', 'tax_planning', 'other'],
+      },
+      {
+        name: 'investable_assets',
+        type: 'enum',
+        description: 'Approximate investable assets.',
+        required: false,
+        options: ['under_50k', '50k_250k', '250k_1m', 'over_1m'],
+      },
+      {
+        name: 'meeting_datetime',
+        type: 'datetime',
+        description: 'Booked meeting with the advisor.',
+        required: true,
+      },
+      {
+        name: 'meeting_format',
+        type: 'enum',
+        description: 'How the meeting takes place.',
+        required: false,
+        options: ['in_person', 'video', 'phone'],
+      },
+      { name: 'email', type: 'email', description: 'Email address for the invite.', required: false },
+    ],
+  },
+  {
+    id: 'financial_services_account_onboarding',
+    name: 'Account Onboarding',
+    description: 'Welcomes new account holders, checks the account is active and introduces key services.',
+    category: 'industry',
+    industry: 'financial_services',
+    goal: 'Make sure the new customer has activated their account and set up the services they need.',
+    collects: [
+      {
+        name: 'account_activated',
+        type: 'boolean',
+        description: 'Whether the account and card are activated.',
+        required: true,
+      },
+      {
+        name: 'online_banking_enrolled',
+        type: 'boolean',
+        description: 'Whether the customer uses online or mobile banking.',
+        required: false,
+      },
+      {
+        name: 'direct_deposit_interest',
+        type: 'boolean',
+        description: 'Whether they want to move their salary deposit.',
+        required: false,
+      },
+      {
+        name: 'paperless_statements',
+        type: 'boolean',
+        description: 'Whether they chose paperless statements.',
+        required: false,
+      },
+      {
+        name: 'open_questions',
+        type: 'string',
+        description: 'Questions to pass to a banker.',
+        required: false,
+      },
+    ],
+  },
+];

@@ -1,0 +1,30 @@
+import type { Language } from '@voice/shared';
+
+/** Languages an agent can speak, as BCP-47 codes with English and native display names. */
+export const LANGUAGES: readonly Language[] = [
+  { code: 'en', name: 'English', native_name: 'English' },
+  { code: 'en-GB', name: 'English (United Kingdom)', native_name: 'English (United Kingdom)' },
+  { code: 'en-AU', name: 'English (Australia)', native_name: 'English (Australia)' },
+  { code: 'en-IN', name: 'English (India)', native_name: 'English (India)' },
+  { code: 'es', name: 'Spanish', native_name: 'Español' },
+  { code: 'es-MX', name: 'Spanish (Mexico)', native_name: 'Español (México)' },
+  { code: 'fr', name: 'French', native_name: 'Français' },
+  { code: 'fr-CA', name: 'French (Canada)', native_name: 'Français (Canada)' },
+  { code: 'de', name: 'German', native_name: 'Deutsch' },
+  { code: 'it', name: 'Italian', native_name: 'Italiano' },
+  { code: 'pt-BR', name: 'Portuguese (Brazil)', native_name: 'Português (Brasil)' },
+  { code: 'pt-PT', name: 'Portuguese (Portugal)', native_name: 'Português (Portugal)' },
+  { code: 'nl', name: 'Dutch', native_name: 'Nederlands' },
+  { code: 'pl', name: 'Polish', native_name: 'Polski' },
+  { code: 'sv', name: 'Swedish', native_name: 'Svenska' },
+  { code: 'da', name: 'Danish', native_name: 'Dansk' },
+  { code: 'ru', name: 'Russian', native_name: 'Русский' },
+  { code: 'tr', name: 'Turkish', native_name: 'Türkçe' },
+  { code: 'ar', name: 'Arabic', native_name: 'العربية' },
+  { code: 'hi', name: 'Hindi', native_name: 'हिन्दी' },
+  { code: 'ja', name: 'Japanese', native_name: '日本語' },
+  { code: 'ko', name: 'Korean', native_name: '한국어' },
+  { code: 'zh-CN', name: 'Chinese (Simplified)', native_name: '简体中文' },
+  { code: 'vi', name: 'Vietnamese', native_name: 'Tiếng Việt' },
+  { code: 'id', name: 'Indonesian', native_name: 'Bahasa Indonesia' },
+];
