@@ -70,9 +70,7 @@ export class InProcessBus implements Bus {
   private readonly timers = new Set<NodeJS.Timeout>();
   private closed = false;
 
-  constructor(
-    private readonly options: { requestTimeoutMs: number; log: Logger },
-  ) {}
+  constructor(private readonly options: { requestTimeoutMs: number; log: Logger }) {}
 
   async request(subject: string, data: unknown, options: RequestOptions = {}): Promise<unknown> {
     this.assertOpen();
@@ -83,6 +81,8 @@ export class InProcessBus implements Bus {
     const work = responder.run(this.message(subject, data, options.headers), (body) => {
       replyBody = body;
     });
+    // close() must wait for a responder that is still answering, as it does for every other handler.
+    this.track(work);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new BusTimeoutError(subject)), timeoutMs);
@@ -142,7 +142,8 @@ export class InProcessBus implements Bus {
   }
 
   publishDurable(subject: string, data: unknown, options: PublishDurableOptions): Promise<void> {
-    this.assertOpen();
+    // Not async (a duplicate must return the first publish's promise), so fail as a rejection.
+    if (this.closed) return Promise.reject(new BusNoRespondersError(subject));
     const stream = [...this.streams.values()].find((s) => s.subjects.some((p) => subjectMatches(p, subject)));
     if (!stream) return Promise.reject(new BusNoRespondersError(subject));
     this.forgetOldEvents();
@@ -172,7 +173,14 @@ export class InProcessBus implements Bus {
     const key = `${options.stream.name}\u0000${options.durable}`;
     let group = this.consumers.get(key);
     if (!group) {
-      group = { stream: options.stream.name, durable: options.durable, subjects: options.subjects, replicas: [], next: 0, backlog: [] };
+      group = {
+        stream: options.stream.name,
+        durable: options.durable,
+        subjects: options.subjects,
+        replicas: [],
+        next: 0,
+        backlog: [],
+      };
       this.consumers.set(key, group);
     }
     const replica: ConsumerReplica = { options, inFlight: 0 };

@@ -74,7 +74,9 @@ export function serveRpc<C extends RpcContract>(
       const log = options.log.child({ request_id: ctx.requestId, subject: contract.subject });
       const parsed = contract.request.safeParse(msg.data);
       if (!parsed.success) throw AppError.validation(toValidationIssues(parsed.error.issues, 'body'));
+      const started = performance.now();
       const result = await handler(parsed.data as z.output<C['request']>, { ...ctx, log });
+      log.debug({ duration_ms: Math.round(performance.now() - started) }, 'handled');
       const reply = contract.reply.safeParse(result);
       if (!reply.success) {
         log.error({ issues: reply.error.issues }, 'reply does not match its contract');
