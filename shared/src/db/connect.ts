@@ -1,0 +1,60 @@
+import postgres from 'postgres';
+import { AppError } from '../errors';
+import type { Logger } from '../log';
+
+/** A postgres.js pool as every service uses it (no custom types: int8 stays a string, timestamps are Dates). */
+export type Sql = postgres.Sql;
+/** The handle passed to `sql.begin` callbacks; write outbox rows and state changes through it. */
+export type TransactionSql = postgres.TransactionSql;
+
+export interface CreateSqlOptions {
+  /** Pool size; keep it modest (postgres.js has a known race under heavy pipelined `begin`). */
+  max?: number;
+  log: Logger;
+  /** Shown in pg_stat_activity, so an operator can tell which service holds a connection. */
+  applicationName: string;
+  /** Seconds to establish a TCP+auth connection. */
+  connectTimeoutSeconds?: number;
+  /** Seconds before an idle pooled connection is closed. */
+  idleTimeoutSeconds?: number;
+}
+
+/** Identifiers we interpolate into SQL text (schema names) must match this. */
+const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
+
+export function assertIdentifier(name: string): string {
+  if (!IDENTIFIER.test(name)) throw new Error(`invalid SQL identifier: ${JSON.stringify(name)}`);
+  return name;
+}
+
+export function createSql(url: string, options: CreateSqlOptions): Sql {
+  const { log } = options;
+  return postgres(url, {
+    max: options.max ?? 10,
+    connect_timeout: options.connectTimeoutSeconds ?? 10,
+    idle_timeout: options.idleTimeoutSeconds ?? 30,
+    // Server notices ("relation already exists, skipping" and the like) are noise at info level.
+    onnotice: (notice) => log.debug({ notice: notice.message }, 'postgres notice'),
+    connection: { application_name: options.applicationName },
+  });
+}
+
+/**
+ * Bounds a database call. postgres.js `connect_timeout` covers opening a connection but not
+ * waiting for a free pool slot, so a saturated pool would otherwise hang a request forever.
+ * The underlying query keeps running; only the caller stops waiting.
+ */
+export async function withDeadline<T>(promise: PromiseLike<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      // The client-facing detail stays generic; what timed out goes to the cause, for logs.
+      reject(new AppError('SERVICE_TIMEOUT', undefined, { cause: new Error(`${what} exceeded ${ms} ms`) }));
+    }, ms);
+  });
+  try {
+    return await Promise.race([promise, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,5 @@
+export * from './connect';
+export * from './inbox';
+export * from './migrate';
+export * from './outbox';
+export * from './types';

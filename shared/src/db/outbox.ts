@@ -1,0 +1,250 @@
+import { randomUUID } from 'node:crypto';
+import type postgres from 'postgres';
+import type { Bus, BusHeaders, StreamDefinition } from '../bus/types';
+import type { EventOf } from '../contracts/events';
+import type { Logger } from '../log';
+import { assertIdentifier, type Sql, type TransactionSql, withDeadline } from './connect';
+
+export interface NewEvent<T> {
+  subject: string;
+  data: T;
+  accountId: string;
+  headers?: BusHeaders;
+  /** Defaults to a random UUID; pass one to make a retried state change produce the same event. */
+  id?: string;
+}
+
+/** The NOTIFY channel the relay of `schema` listens on. */
+export function outboxChannel(schema: string): string {
+  return `${assertIdentifier(schema)}_outbox`;
+}
+
+/**
+ * Records an event in the same transaction as the state change it describes: it is relayed if
+ * and only if the transaction commits. The NOTIFY is transactional too, so the relay wakes at
+ * commit and never for a rolled-back event.
+ */
+export async function enqueueEvent<T>(
+  tx: TransactionSql,
+  schema: string,
+  event: NewEvent<T>,
+): Promise<EventOf<T>> {
+  const envelope: EventOf<T> = {
+    id: event.id ?? randomUUID(),
+    type: event.subject,
+    account_id: event.accountId,
+    occurred_at: new Date().toISOString(),
+    data: event.data,
+  };
+  await tx`
+    insert into ${tx(assertIdentifier(schema))}.outbox (id, subject, payload, headers)
+    values (${envelope.id}, ${event.subject}, ${tx.json(envelope as unknown as postgres.JSONValue)}, ${tx.json(event.headers ?? {})})`;
+  // Not `tx.notify`: postgres.js runs that on the pool, outside the transaction, and it deadlocks
+  // once every pooled connection is inside such a transaction (porsager/postgres#966).
+  await tx`select pg_notify(${outboxChannel(schema)}, '')`;
+  return envelope;
+}
+
+export interface OutboxRelayOptions {
+  sql: Sql;
+  schema: string;
+  bus: Bus;
+  log: Logger;
+  /** Streams the relayed subjects belong to; ensured once before the first publish. */
+  streams: StreamDefinition[];
+  /** Fallback poll when no NOTIFY arrives (lost connection, retries after a failed publish). */
+  pollIntervalMs?: number;
+  batchSize?: number;
+  /** Longest wait for the bus to take one event; the claim lease outlasts it. */
+  publishTimeoutMs?: number;
+  /** How long published rows are kept (for inspection) before deletion. */
+  retentionMs?: number;
+  /**
+   * How long consumer inbox rows (processed_events) are kept. Longer than any stream's max age,
+   * since no event older than that can be redelivered.
+   */
+  processedRetentionMs?: number;
+}
+
+export interface OutboxRelay {
+  /**
+   * Stops claiming and waits for the batch in flight (at most `publishTimeoutMs`). Stop relays
+   * before their bus and consumers: the in-process bus only confirms once consumers acked.
+   */
+  stop(): Promise<void>;
+}
+
+interface OutboxRow {
+  id: string;
+  seq: string;
+  subject: string;
+  payload: unknown;
+  headers: BusHeaders;
+  attempts: number;
+}
+
+const CLEANUP_EVERY_MS = 60_000;
+
+/**
+ * Relays committed outbox rows of one schema to the bus. Replicas may each run one: rows are
+ * claimed with a lease (`FOR UPDATE SKIP LOCKED` in a single autocommit statement), so no two
+ * relays publish the same row while the lease holds, and no transaction stays open while the bus
+ * decides (the in-process bus resolves only after every durable consumer acked).
+ *
+ * Ordering is best effort: a batch is claimed in commit-sequence order and published
+ * concurrently, and a failed event is retried after later ones went out. Consumers must use
+ * the per-entity `sequence` in event data, never arrival order.
+ *
+ * Delivery is at least once: a crash between publish and marking re-publishes with the same
+ * msgId, which the bus deduplicates within its window and consumers dedupe with `processOnce`.
+ */
+export async function startOutboxRelay(options: OutboxRelayOptions): Promise<OutboxRelay> {
+  const relay = new Relay(options);
+  await relay.start();
+  return relay;
+}
+
+class Relay implements OutboxRelay {
+  private readonly schema: string;
+  private readonly batchSize: number;
+  private readonly publishTimeoutMs: number;
+  private running = true;
+  private wakeRequested = false;
+  private wakeUp: (() => void) | undefined;
+  private loopDone: Promise<void> = Promise.resolve();
+  private listener: { unlisten(): Promise<void> } | undefined;
+  private lastCleanup = 0;
+
+  constructor(private readonly options: OutboxRelayOptions) {
+    this.schema = assertIdentifier(options.schema);
+    this.batchSize = options.batchSize ?? 100;
+    this.publishTimeoutMs = options.publishTimeoutMs ?? 30_000;
+  }
+
+  async start(): Promise<void> {
+    const { bus, sql, schema, log, streams } = this.options;
+    for (const stream of streams) await bus.ensureStream(stream);
+    try {
+      // onlisten runs again after postgres.js re-listens on a new connection: catch up then.
+      this.listener = await sql.listen(
+        outboxChannel(schema),
+        () => this.wake(),
+        () => this.wake(),
+      );
+    } catch (error) {
+      log.warn({ err: error, schema }, 'outbox LISTEN failed; relying on polling');
+    }
+    this.loopDone = this.loop();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wakeUp?.();
+    await this.loopDone;
+    await this.listener?.unlisten().catch(() => undefined);
+  }
+
+  private wake(): void {
+    this.wakeRequested = true;
+    this.wakeUp?.();
+  }
+
+  private async loop(): Promise<void> {
+    while (this.running) {
+      let claimed = 0;
+      try {
+        this.wakeRequested = false;
+        claimed = await this.relayBatch();
+        await this.cleanupIfDue();
+      } catch (error) {
+        this.options.log.warn({ err: error, schema: this.options.schema }, 'outbox relay pass failed');
+      }
+      // A full batch means more may be waiting: go again at once.
+      if (claimed < this.batchSize) await this.sleep(this.options.pollIntervalMs ?? 1000);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (this.wakeRequested || !this.running) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakeUp = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wakeUp = done;
+    });
+  }
+
+  private async relayBatch(): Promise<number> {
+    const rows = await this.claim();
+    if (rows.length === 0) return 0;
+    const outcomes = await Promise.allSettled(rows.map((row) => this.publish(row)));
+    const published = rows.filter((_, i) => outcomes[i]!.status === 'fulfilled').map((row) => row.id);
+    if (published.length > 0) {
+      const { sql } = this.options;
+      await sql`update ${sql(this.schema)}.outbox set published_at = now(), lease_until = null
+        where id = any(${published}::uuid[])`;
+    }
+    for (const [i, outcome] of outcomes.entries()) {
+      if (outcome.status === 'rejected') await this.release(rows[i]!, outcome.reason);
+    }
+    return rows.length;
+  }
+
+  private async claim(): Promise<OutboxRow[]> {
+    const { sql } = this.options;
+    const leaseSeconds = (this.publishTimeoutMs + 30_000) / 1000;
+    const rows = await sql<OutboxRow[]>`
+      update ${sql(this.schema)}.outbox o
+         set lease_until = now() + make_interval(secs => ${leaseSeconds}), attempts = o.attempts + 1
+       where o.id in (
+         select id from ${sql(this.schema)}.outbox
+          where published_at is null and (lease_until is null or lease_until < now())
+          order by seq limit ${this.batchSize}
+          for update skip locked)
+      returning o.id, o.seq, o.subject, o.payload, o.headers, o.attempts`;
+    return [...rows].sort((a, b) => Number(BigInt(a.seq) - BigInt(b.seq)));
+  }
+
+  /** Async so a bus that throws synchronously (closed) fails this row, not the whole batch. */
+  private async publish(row: OutboxRow): Promise<void> {
+    const sent = this.options.bus.publishDurable(row.subject, row.payload, {
+      msgId: row.id,
+      headers: row.headers,
+    });
+    return withDeadline(sent, this.publishTimeoutMs, `publishing ${row.subject}`);
+  }
+
+  /** Shortens the lease of a failed row to a backoff, so it is retried sooner than the full lease. */
+  private async release(row: OutboxRow, error: unknown): Promise<void> {
+    const delayMs = Math.min(60_000, 1000 * 2 ** Math.min(row.attempts - 1, 10));
+    this.options.log.warn(
+      {
+        err: error,
+        schema: this.options.schema,
+        event_id: row.id,
+        subject: row.subject,
+        attempts: row.attempts,
+        retry_in_ms: delayMs,
+      },
+      'outbox publish failed; will retry',
+    );
+    const { sql } = this.options;
+    await sql`update ${sql(this.schema)}.outbox
+      set lease_until = now() + make_interval(secs => ${delayMs / 1000}) where id = ${row.id}`;
+  }
+
+  private async cleanupIfDue(): Promise<void> {
+    if (Date.now() - this.lastCleanup < CLEANUP_EVERY_MS) return;
+    this.lastCleanup = Date.now();
+    const { sql } = this.options;
+    const keepSeconds = (this.options.retentionMs ?? 3_600_000) / 1000;
+    const keepProcessedSeconds = (this.options.processedRetentionMs ?? 8 * 86_400_000) / 1000;
+    await sql`delete from ${sql(this.schema)}.outbox
+      where published_at < now() - make_interval(secs => ${keepSeconds})`;
+    await sql`delete from ${sql(this.schema)}.processed_events
+      where processed_at < now() - make_interval(secs => ${keepProcessedSeconds})`;
+  }
+}

@@ -1,0 +1,175 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createLogger,
+  createSql,
+  type MigrationSet,
+  migrate,
+  migrationsDirectory,
+  migrationsFingerprint,
+  type Sql,
+} from '../src/index';
+import { createTestDatabase, infraModes, type TestDatabase } from '../testing/index';
+
+const log = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', name: 'db-migrate-test' });
+
+/** A fresh schema and folder per test: the database is shared by the file, schemas are not. */
+async function migrationSet(files: Record<string, string>): Promise<MigrationSet> {
+  const schema = `m_${randomBytes(4).toString('hex')}`;
+  const directory = await mkdtemp(path.join(tmpdir(), 'voice-migrations-'));
+  for (const [name, sql] of Object.entries(files)) {
+    await writeFile(path.join(directory, name), sql.replaceAll('{s}', schema));
+  }
+  return { schema, directory };
+}
+
+const ORDERED_FILES = {
+  // 002 only works after 001; 010 only after 002: name order, not creation order, must win.
+  '010_index.sql': 'CREATE INDEX items_name_idx ON {s}.items (name);',
+  '002_add_name.sql': 'ALTER TABLE {s}.items ADD COLUMN name text;',
+  '001_items.sql': 'SELECT pg_sleep(0.2); CREATE TABLE {s}.items (id integer PRIMARY KEY);',
+  'README.md': 'not a migration',
+  '3_bad_name.sql': 'SELECT 1/0;',
+};
+
+describe.each(infraModes())('migrate (%s PostgreSQL)', (mode) => {
+  let db: TestDatabase;
+  let sql: Sql;
+  const folders: string[] = [];
+
+  beforeAll(async () => {
+    db = await createTestDatabase(mode);
+    sql = createSql(db.url, { max: 4, log, applicationName: 'db-migrate-test' });
+  });
+  afterAll(async () => {
+    await sql?.end({ timeout: 5 });
+    await db?.drop();
+  });
+  afterEach(async () => {
+    await Promise.all(folders.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+  });
+
+  async function freshSet(files: Record<string, string>): Promise<MigrationSet> {
+    const set = await migrationSet(files);
+    folders.push(set.directory);
+    return set;
+  }
+
+  async function recorded(schema: string): Promise<string[]> {
+    const rows = await sql<{ version: string }[]>`
+      select version from ${sql(schema)}.schema_migrations order by version`;
+    return rows.map((row) => row.version);
+  }
+
+  it('applies the bus tables, then the files in name order, ignoring badly named files', async () => {
+    const set = await freshSet(ORDERED_FILES);
+    const result = await migrate(sql, set, log);
+    expect(result.applied).toEqual(['000_bus', '001_items', '002_add_name', '010_index']);
+    expect(await recorded(set.schema)).toEqual(['000_bus', '001_items', '002_add_name', '010_index']);
+    const tables = await sql<{ table_name: string }[]>`
+      select table_name from information_schema.tables where table_schema = ${set.schema} order by table_name`;
+    expect(tables.map((t) => t.table_name)).toEqual([
+      'items',
+      'outbox',
+      'processed_events',
+      'schema_migrations',
+    ]);
+    const [checksum] = await sql<{ checksum: string }[]>`
+      select checksum from ${sql(set.schema)}.schema_migrations where version = '001_items'`;
+    expect(checksum?.checksum).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('is idempotent: a second run applies nothing', async () => {
+    const set = await freshSet(ORDERED_FILES);
+    await migrate(sql, set, log);
+    expect((await migrate(sql, set, log)).applied).toEqual([]);
+    expect(await recorded(set.schema)).toHaveLength(4);
+  });
+
+  it('applies each file once when two replicas migrate a fresh schema at the same time', async () => {
+    const set = await freshSet(ORDERED_FILES);
+    const other = createSql(db.url, { max: 2, log, applicationName: 'db-migrate-test-2' });
+    try {
+      const [a, b] = await Promise.all([migrate(sql, set, log), migrate(other, set, log)]);
+      expect([...a.applied, ...b.applied].sort()).toEqual([
+        '000_bus',
+        '001_items',
+        '002_add_name',
+        '010_index',
+      ]);
+      expect(await recorded(set.schema)).toHaveLength(4);
+    } finally {
+      await other.end({ timeout: 5 });
+    }
+  });
+
+  it('refuses a file changed after it was applied, naming it', async () => {
+    const set = await freshSet(ORDERED_FILES);
+    await migrate(sql, set, log);
+    await writeFile(
+      path.join(set.directory, '002_add_name.sql'),
+      `ALTER TABLE ${set.schema}.items ADD COLUMN n2 text;`,
+    );
+    await expect(migrate(sql, set, log)).rejects.toThrow(/002_add_name\.sql.*checksum/);
+    const columns = await sql`
+      select 1 from information_schema.columns where table_schema = ${set.schema} and column_name = 'n2'`;
+    expect(columns).toHaveLength(0);
+  });
+
+  it('rolls back a failing file entirely and keeps the ones before it', async () => {
+    const set = await freshSet({
+      '001_items.sql': 'CREATE TABLE {s}.items (id integer PRIMARY KEY);',
+      '002_broken.sql': 'CREATE TABLE {s}.half (id integer); SELECT 1/0;',
+    });
+    await expect(migrate(sql, set, log)).rejects.toThrow(/002_broken\.sql.*division by zero/);
+    expect(await recorded(set.schema)).toEqual(['000_bus', '001_items']);
+    const half =
+      await sql`select 1 from information_schema.tables where table_schema = ${set.schema} and table_name = 'half'`;
+    expect(half).toHaveLength(0);
+    // The advisory lock was released despite the failure: another run can proceed.
+    await writeFile(
+      path.join(set.directory, '002_broken.sql'),
+      `CREATE TABLE ${set.schema}.half (id integer);`,
+    );
+    expect((await migrate(sql, set, log)).applied).toEqual(['002_broken']);
+  });
+
+  it('accepts a file holding only a comment', async () => {
+    const set = await freshSet({ '001_init.sql': '-- nothing yet\n' });
+    expect((await migrate(sql, set, log)).applied).toEqual(['000_bus', '001_init']);
+  });
+});
+
+describe('migrationsFingerprint', () => {
+  it('is stable for unchanged files and changes with any file', async () => {
+    const set = await migrationSet({ '001_a.sql': 'SELECT 1;' });
+    try {
+      const first = await migrationsFingerprint([set], log);
+      expect(await migrationsFingerprint([set], log)).toBe(first);
+      await writeFile(path.join(set.directory, '001_a.sql'), 'SELECT 2;');
+      expect(await migrationsFingerprint([set], log)).not.toBe(first);
+    } finally {
+      await rm(set.directory, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('migrationsDirectory', () => {
+  const saved = process.env.VOICE_MIGRATIONS_DIR;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.VOICE_MIGRATIONS_DIR;
+    else process.env.VOICE_MIGRATIONS_DIR = saved;
+  });
+
+  it('uses the folder next to the source by default and VOICE_MIGRATIONS_DIR/<schema> in a bundle', () => {
+    delete process.env.VOICE_MIGRATIONS_DIR;
+    expect(migrationsDirectory('agent', new URL('file:///srv/app/services/agent/migrations'))).toBe(
+      '/srv/app/services/agent/migrations',
+    );
+    process.env.VOICE_MIGRATIONS_DIR = '/opt/voice/migrations';
+    expect(migrationsDirectory('agent', new URL('file:///ignored'))).toBe('/opt/voice/migrations/agent');
+  });
+});

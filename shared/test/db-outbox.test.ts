@@ -1,0 +1,251 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  type Bus,
+  createLogger,
+  createSql,
+  type DurableMessage,
+  enqueueEvent,
+  InProcessBus,
+  migrate,
+  NatsBus,
+  type OutboxRelay,
+  type OutboxRelayOptions,
+  type PublishDurableOptions,
+  type Sql,
+  type StreamDefinition,
+  startOutboxRelay,
+} from '../src/index';
+import {
+  createTestDatabase,
+  type InfraMode,
+  infraModes,
+  natsUrlOrThrow,
+  type TestDatabase,
+} from '../testing/index';
+
+const log = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', name: 'db-outbox-test' });
+const STREAM: StreamDefinition = {
+  name: 'OUTBOX_TEST',
+  subjects: ['events.outboxtest.>'],
+  maxAgeMs: 600_000,
+};
+const SUBJECT = 'events.outboxtest.happened';
+const WAIT = { timeout: 15_000, interval: 20 };
+
+/** Counts what reaches the bus per msgId, so double publishes show even where the bus dedupes. */
+class CountingBus {
+  readonly publishes = new Map<string, number>();
+  constructor(readonly inner: Bus) {}
+  asBus(): Bus {
+    return new Proxy(this.inner, {
+      get: (target, key, receiver) =>
+        key === 'publishDurable'
+          ? (subject: string, data: unknown, options: PublishDurableOptions) => {
+              this.publishes.set(options.msgId, (this.publishes.get(options.msgId) ?? 0) + 1);
+              return target.publishDurable(subject, data, options);
+            }
+          : Reflect.get(target, key, receiver),
+    });
+  }
+}
+
+/** NATS in `nats` mode with its own prefix (streams are deleted afterwards); in-process otherwise. */
+async function openBus(mode: InfraMode, prefix: string): Promise<Bus> {
+  if (mode === 'embedded') return new InProcessBus({ requestTimeoutMs: 2000, log });
+  return NatsBus.connect({
+    servers: natsUrlOrThrow(),
+    name: 'db-outbox-test',
+    prefix,
+    requestTimeoutMs: 2000,
+    log,
+  });
+}
+
+async function deleteNatsStream(prefix: string): Promise<void> {
+  const nc = await connect({ servers: natsUrlOrThrow() });
+  try {
+    const jsm = await jetstreamManager(nc);
+    await jsm.streams.delete(`${prefix}_${STREAM.name}`).catch(() => undefined);
+  } finally {
+    await nc.close();
+  }
+}
+
+describe.each(infraModes())('outbox relay (%s)', (mode) => {
+  let db: TestDatabase;
+  let sql: Sql;
+  let emptyMigrations: string;
+  let schema: string;
+  let prefix: string;
+  let bus: Bus;
+  const relays: OutboxRelay[] = [];
+
+  beforeAll(async () => {
+    db = await createTestDatabase(mode);
+    sql = createSql(db.url, { max: 8, log, applicationName: 'db-outbox-test' });
+    emptyMigrations = await mkdtemp(path.join(tmpdir(), 'voice-outbox-'));
+  });
+  afterAll(async () => {
+    await sql?.end({ timeout: 5 });
+    await db?.drop();
+    await rm(emptyMigrations, { recursive: true, force: true });
+  });
+  beforeEach(async () => {
+    // Each test gets its own outbox table (a schema with just the bus tables) and its own bus.
+    schema = `o_${randomBytes(4).toString('hex')}`;
+    prefix = `t${randomBytes(4).toString('hex')}`;
+    await migrate(sql, { schema, directory: emptyMigrations }, log);
+    bus = await openBus(mode, prefix);
+  });
+  afterEach(async () => {
+    await Promise.all(relays.splice(0).map((relay) => relay.stop()));
+    await bus.close();
+    if (mode === 'nats') await deleteNatsStream(prefix);
+  });
+
+  async function relay(overrides: Partial<OutboxRelayOptions> = {}): Promise<OutboxRelay> {
+    const started = await startOutboxRelay({
+      sql,
+      schema,
+      bus,
+      log,
+      streams: [STREAM],
+      pollIntervalMs: 100,
+      ...overrides,
+    });
+    relays.push(started);
+    return started;
+  }
+
+  async function consume(durable = 'test'): Promise<DurableMessage[]> {
+    const received: DurableMessage[] = [];
+    await bus.consume({
+      stream: STREAM,
+      durable,
+      subjects: [SUBJECT],
+      handler: async (msg) => {
+        received.push(msg);
+      },
+    });
+    return received;
+  }
+
+  function emit(n: number) {
+    return sql.begin((tx) =>
+      enqueueEvent(tx, schema, { subject: SUBJECT, data: { n }, accountId: 'acc_test' }),
+    );
+  }
+
+  async function unpublished(): Promise<number> {
+    const [row] = await sql<{ count: number }[]>`
+      select count(*)::int as count from ${sql(schema)}.outbox where published_at is null`;
+    return row!.count;
+  }
+
+  it('delivers an event committed with its state change, woken by NOTIFY rather than polling', async () => {
+    const received = await consume();
+    await relay({ pollIntervalMs: 60_000 });
+    const envelope = await sql.begin((tx) =>
+      enqueueEvent(tx, schema, {
+        subject: SUBJECT,
+        data: { n: 1 },
+        accountId: 'acc_1',
+        headers: { 'x-request-id': 'req-1' },
+      }),
+    );
+    await vi.waitFor(() => expect(received).toHaveLength(1), WAIT);
+    const [message] = received;
+    expect(message!.id).toBe(envelope.id);
+    expect(message!.subject).toBe(SUBJECT);
+    expect(message!.headers['x-request-id']).toBe('req-1');
+    expect(message!.data).toEqual({
+      id: envelope.id,
+      type: SUBJECT,
+      account_id: 'acc_1',
+      occurred_at: envelope.occurred_at,
+      data: { n: 1 },
+    });
+    await vi.waitFor(async () => expect(await unpublished()).toBe(0), WAIT);
+  });
+
+  it('never delivers the event of a rolled-back transaction', async () => {
+    const received = await consume();
+    await relay();
+    const doomed = randomUUID();
+    await expect(
+      sql.begin(async (tx) => {
+        await enqueueEvent(tx, schema, { subject: SUBJECT, data: { n: 0 }, accountId: 'acc_1', id: doomed });
+        throw new Error('state change failed');
+      }),
+    ).rejects.toThrow('state change failed');
+    const marker = await emit(1);
+    await vi.waitFor(() => expect(received.map((m) => m.id)).toContain(marker.id), WAIT);
+    expect(received.map((m) => m.id)).not.toContain(doomed);
+    const rows = await sql`select id from ${sql(schema)}.outbox`;
+    expect(rows.map((r) => r.id)).toEqual([marker.id]);
+  });
+
+  it('recovers after a relay stopped: pending rows and rows leased by a crashed relay go out', async () => {
+    const received = await consume();
+    await (await relay()).stop();
+    const pending = await emit(1);
+    const leased = await emit(2);
+    // What a relay that crashed mid-publish leaves behind: a claimed row with a live lease.
+    await sql`update ${sql(schema)}.outbox set lease_until = now() + interval '1 second', attempts = 1
+      where id = ${leased.id}`;
+    await relay();
+    await vi.waitFor(() => expect(received.map((m) => m.id)).toContain(pending.id), WAIT);
+    await vi.waitFor(() => expect(received.map((m) => m.id)).toContain(leased.id), WAIT);
+    await vi.waitFor(async () => expect(await unpublished()).toBe(0), WAIT);
+  });
+
+  it('retries a failed publish after a backoff', async () => {
+    // The relay is given no stream, so the bus refuses the subject until the stream exists.
+    await relay({ streams: [] });
+    const event = await emit(1);
+    // A failed attempt shortens the claim's lease to the retry backoff (1 s after the first).
+    await vi.waitFor(async () => {
+      const [row] =
+        await sql`select attempts, published_at, lease_until < now() + interval '5 seconds' as backing_off
+        from ${sql(schema)}.outbox where id = ${event.id}`;
+      expect(row).toMatchObject({ attempts: 1, published_at: null, backing_off: true });
+    }, WAIT);
+    const received = await consume();
+    await vi.waitFor(() => expect(received.map((m) => m.id)).toEqual([event.id]), WAIT);
+    await vi.waitFor(async () => expect(await unpublished()).toBe(0), WAIT);
+    const [row] = await sql`select attempts from ${sql(schema)}.outbox where id = ${event.id}`;
+    expect(row!.attempts).toBeGreaterThanOrEqual(2);
+  });
+
+  it('publishes each event exactly once with two relays on the same table', async () => {
+    const [first, second] = [new CountingBus(bus), new CountingBus(bus)];
+    const received = await consume();
+    await relay({ bus: first.asBus(), batchSize: 7, pollIntervalMs: 20 });
+    await relay({ bus: second.asBus(), batchSize: 7, pollIntervalMs: 20 });
+    const ids = (await Promise.all(Array.from({ length: 20 }, (_, t) => emitMany(t * 10, 10)))).flat();
+    await vi.waitFor(() => expect(new Set(received.map((m) => m.id)).size).toBe(ids.length), WAIT);
+    await vi.waitFor(async () => expect(await unpublished()).toBe(0), WAIT);
+    const published = [...first.publishes, ...second.publishes];
+    expect(published.map(([id]) => id).sort()).toEqual([...ids].sort());
+    expect(published.every(([, count]) => count === 1)).toBe(true);
+    // Both relays took part, so the claims really competed.
+    expect(first.publishes.size).toBeGreaterThan(0);
+    expect(second.publishes.size).toBeGreaterThan(0);
+  });
+
+  async function emitMany(first: number, count: number): Promise<string[]> {
+    return sql.begin(async (tx) => {
+      const ids: string[] = [];
+      for (let n = first; n < first + count; n++) {
+        ids.push((await enqueueEvent(tx, schema, { subject: SUBJECT, data: { n }, accountId: 'acc_1' })).id);
+      }
+      return ids;
+    });
+  }
+});
