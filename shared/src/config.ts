@@ -12,7 +12,13 @@ export const ConfigSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: url(/^postgres(ql)?$/).optional(),
   DATA_DIR: z.string().min(1).default('./.data'),
-  NATS_URL: z.string().regex(/^(nats|tls|wss?):\/\/[^\s]+(,(nats|tls|wss?):\/\/[^\s]+)*$/, 'must be nats://host:port (comma-separated for a cluster)').optional(),
+  NATS_URL: z
+    .string()
+    .regex(
+      /^(nats|tls|wss?):\/\/[^\s]+(,(nats|tls|wss?):\/\/[^\s]+)*$/,
+      'must be nats://host:port (comma-separated for a cluster)',
+    )
+    .optional(),
   ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   VOICE_DEV_API_KEY: z
     .string()
@@ -25,7 +31,10 @@ export const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BUS_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(5000),
   /** Prefix for every bus subject and stream; isolates tenants sharing one NATS (and test runs). */
-  BUS_PREFIX: z.string().regex(/^[A-Za-z0-9_-]*$/).default(''),
+  BUS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]*$/)
+    .default(''),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
   TRUST_PROXY: booleanFlag.default(false),

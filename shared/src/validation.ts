@@ -4,7 +4,10 @@ import { AppError, type ValidationIssue } from './errors';
 export type IssueLocation = 'body' | 'query' | 'path' | 'header';
 
 /** Zod issues in the 422 shape: `loc` starts with where the value came from. */
-export function toValidationIssues(issues: readonly z.core.$ZodIssue[], where: IssueLocation): ValidationIssue[] {
+export function toValidationIssues(
+  issues: readonly z.core.$ZodIssue[],
+  where: IssueLocation,
+): ValidationIssue[] {
   return issues.map((issue) => ({
     loc: [where, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))],
     msg: issue.message,
@@ -13,7 +16,11 @@ export function toValidationIssues(issues: readonly z.core.$ZodIssue[], where: I
 }
 
 /** Parses or throws a 422 AppError naming every problem. */
-export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, where: IssueLocation): z.output<S> {
+export function parseOrThrow<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  where: IssueLocation,
+): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) throw AppError.validation(toValidationIssues(result.error.issues, where));
   return result.data;

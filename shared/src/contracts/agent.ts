@@ -6,9 +6,7 @@ export const WEBHOOK_EVENT_KINDS = ['CALL_ENDED'] as const;
 export const WebhookEventKind = z.enum(WEBHOOK_EVENT_KINDS);
 export type WebhookEventKind = z.infer<typeof WebhookEventKind>;
 
-export const WebhookUrl = z
-  .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
-  .max(2048);
+export const WebhookUrl = z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).max(2048);
 
 export const WebhookConfigInput = z
   .object({
@@ -16,7 +14,7 @@ export const WebhookConfigInput = z
     events: z.array(WebhookEventKind).min(1).default(['CALL_ENDED']),
     secret: z.string().min(8).max(256).optional(),
   })
-  .meta({ id: 'WebhookConfigInput' });
+  .meta({ id: 'WebhookConfigUpdate' });
 export type WebhookConfigInput = z.infer<typeof WebhookConfigInput>;
 
 /** As returned: the secret itself never leaves the service. */

@@ -12,7 +12,16 @@ export const Industry = z
   .meta({ id: 'Industry' });
 export type Industry = z.infer<typeof Industry>;
 
-export const DetailFieldType = z.enum(['string', 'number', 'boolean', 'date', 'datetime', 'phone', 'email', 'enum']);
+export const DetailFieldType = z.enum([
+  'string',
+  'number',
+  'boolean',
+  'date',
+  'datetime',
+  'phone',
+  'email',
+  'enum',
+]);
 
 /** One item an agent type tries to collect during a call (reported in details_collection). */
 export const CollectedDetail = z

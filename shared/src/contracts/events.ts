@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { StreamDefinition } from '../bus/types';
 import { Call, CallStatus } from './call';
-import { DateTime, Uuid } from './common';
 import { CampaignCounts, CampaignStatus } from './campaign';
+import { DateTime, Uuid } from './common';
 
 const DAY_MS = 86_400_000;
 
@@ -19,7 +19,11 @@ export interface EventContract<D extends z.ZodType = z.ZodType> {
   data: D;
 }
 
-function eventContract<D extends z.ZodType>(subject: string, stream: StreamDefinition, data: D): EventContract<D> {
+function eventContract<D extends z.ZodType>(
+  subject: string,
+  stream: StreamDefinition,
+  data: D,
+): EventContract<D> {
   return { subject, stream, data };
 }
 

@@ -11,7 +11,13 @@ import {
   UpdateAgentBody,
 } from './agent';
 import { Call, ListCallsQuery, MakeCallBody } from './call';
-import { Campaign, CampaignContact, CreateCampaignBody, ListCampaignsQuery, ListContactsQuery } from './campaign';
+import {
+  Campaign,
+  CampaignContact,
+  CreateCampaignBody,
+  ListCampaignsQuery,
+  ListContactsQuery,
+} from './campaign';
 import { Page, PageQuery, Uuid } from './common';
 import { AgentType, AgentTypesRequest, AiModel, Industry, Language, Voice } from './discovery';
 import { WebhookDelivery } from './webhook';
@@ -61,9 +67,21 @@ export const AGENT = {
   update: rpc('agent.update', AgentIdRequest.extend({ changes: UpdateAgentBody }), Agent),
   delete: rpc('agent.delete', AgentIdRequest, Deleted),
   getPrompt: rpc('agent.get_prompt', AgentIdRequest, AgentPrompt),
-  saveInstructions: rpc('agent.save_instructions', AgentIdRequest.extend(SaveInstructionsBody.shape), AgentPrompt),
-  listPromptVersions: rpc('agent.list_prompt_versions', AgentIdRequest.extend(PageQuery.shape), Page(PromptVersion)),
-  savePromptVersion: rpc('agent.save_prompt_version', AgentIdRequest.extend(SavePromptVersionBody.shape), PromptVersion),
+  saveInstructions: rpc(
+    'agent.save_instructions',
+    AgentIdRequest.extend(SaveInstructionsBody.shape),
+    AgentPrompt,
+  ),
+  listPromptVersions: rpc(
+    'agent.list_prompt_versions',
+    AgentIdRequest.extend(PageQuery.shape),
+    Page(PromptVersion),
+  ),
+  savePromptVersion: rpc(
+    'agent.save_prompt_version',
+    AgentIdRequest.extend(SavePromptVersionBody.shape),
+    PromptVersion,
+  ),
   promptVersionStatus: rpc('agent.prompt_version_status', AgentIdRequest, PromptVersionStatus),
   restorePromptVersion: rpc('agent.restore_prompt_version', VersionRequest, Agent),
   deletePromptVersion: rpc('agent.delete_prompt_version', VersionRequest, Deleted),
@@ -84,11 +102,19 @@ export const CAMPAIGN = {
   pause: rpc('campaign.pause', CampaignIdRequest, Campaign),
   resume: rpc('campaign.resume', CampaignIdRequest, Campaign),
   cancel: rpc('campaign.cancel', CampaignIdRequest, Campaign),
-  listContacts: rpc('campaign.list_contacts', CampaignIdRequest.extend(ListContactsQuery.shape), Page(CampaignContact)),
+  listContacts: rpc(
+    'campaign.list_contacts',
+    CampaignIdRequest.extend(ListContactsQuery.shape),
+    Page(CampaignContact),
+  ),
 } as const;
 
 export const WEBHOOK = {
-  listDeliveries: rpc('webhook.list_deliveries', AgentIdRequest.extend(PageQuery.shape), Page(WebhookDelivery)),
+  listDeliveries: rpc(
+    'webhook.list_deliveries',
+    AgentIdRequest.extend(PageQuery.shape),
+    Page(WebhookDelivery),
+  ),
   redeliver: rpc('webhook.redeliver', AgentIdRequest.extend({ delivery_id: Uuid }), WebhookDelivery),
   sendTest: rpc('webhook.send_test', AgentIdRequest, WebhookDelivery),
 } as const;

@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import type { Bus, Logger, Sql } from '@voice/shared';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyPluginAsync,
+  LogController,
+} from 'fastify';
+import { serializerCompiler } from 'fastify-type-provider-zod';
+import { AccountStore } from './auth/account-store';
+import { GatewayClient } from './clients/gateway-client';
+import type { GatewayDeps } from './deps';
+import { zodValidatorCompiler } from './http/validation';
+import { edgePlugin } from './plugins/edge';
+import { errorsPlugin } from './plugins/errors';
+import { openapiPlugin } from './plugins/openapi';
+import { RateLimiter } from './rate-limit/limiter';
+import { adminRoutes } from './routes/admin/accounts';
+import { discoveryRoutes } from './routes/v1/discovery';
+import { meRoutes } from './routes/v1/me';
+import { systemRoutes } from './routes/v1/system';
+
+export const BODY_LIMIT_BYTES = 16 * 1024 * 1024;
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+export interface GatewayOptions {
+  bus: Bus;
+  sql: Sql;
+  log: Logger;
+  adminToken: string | undefined;
+  trustProxy?: boolean;
+  version?: string;
+  /** Further API surfaces (GraphQL, tRPC, ...), registered after the core routes with the same deps. */
+  surfaces?: FastifyPluginAsync<GatewayDeps>[];
+}
+
+export interface Gateway {
+  app: FastifyInstance;
+  deps: GatewayDeps;
+}
+
+/** A client's X-Request-Id when it is safe to echo and log; otherwise a fresh one. */
+function requestIdFrom(header: string | string[] | undefined): string {
+  return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
+}
+
+export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
+  const app = Fastify({
+    loggerInstance: options.log as FastifyBaseLogger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: (req) => requestIdFrom(req.headers['x-request-id']),
+    logController: new LogController({ requestIdLogLabel: 'request_id' }),
+    trustProxy: options.trustProxy ?? false,
+    return503OnClosing: true,
+    routerOptions: { maxParamLength: 1000 },
+  });
+  app.setValidatorCompiler(zodValidatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  // JSON only: text/plain would otherwise be accepted as a string body.
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser(
+    /^application\/[\w.-]+\+json$/,
+    { parseAs: 'string' },
+    app.getDefaultJsonParser('error', 'error'),
+  );
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  // close() only drops connections idle at that moment; a request finishing afterwards would keep
+  // its keep-alive socket (and so the close) open for the whole keep-alive timeout.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
+
+  const deps: GatewayDeps = {
+    client: new GatewayClient(options.bus),
+    sql: options.sql,
+    accounts: new AccountStore(options.sql),
+    limiter: new RateLimiter(options.sql),
+    version: options.version ?? '1.0.0',
+  };
+
+  await app.register(errorsPlugin);
+  await app.register(edgePlugin, {
+    accounts: deps.accounts,
+    limiter: deps.limiter,
+    adminToken: options.adminToken,
+  });
+  await app.register(openapiPlugin);
+  await app.register(systemRoutes, deps);
+  await app.register(discoveryRoutes, deps);
+  await app.register(meRoutes, deps);
+  if (options.adminToken) await app.register(adminRoutes, deps);
+  for (const surface of options.surfaces ?? []) await app.register(surface, deps);
+  await app.ready();
+  return { app, deps };
+}

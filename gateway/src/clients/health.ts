@@ -1,0 +1,76 @@
+import {
+  type CallContext,
+  HEALTH,
+  isAppError,
+  SERVICE_NAMES,
+  type ServiceName,
+  type Sql,
+} from '@voice/shared';
+import { z } from 'zod';
+import type { GatewayClient } from './gateway-client';
+
+export const ComponentHealth = z.object({
+  status: z.enum(['ok', 'degraded', 'unreachable', 'timeout']),
+  latency_ms: z.number().int(),
+  detail: z.string().optional(),
+});
+
+export const HealthReport = z
+  .object({
+    status: z.enum(['ok', 'degraded']),
+    version: z.string(),
+    components: z.object({
+      gateway: ComponentHealth,
+      database: ComponentHealth,
+      agent: ComponentHealth,
+      call: ComponentHealth,
+      campaign: ComponentHealth,
+      webhook: ComponentHealth,
+    }),
+  })
+  .meta({ id: 'Health' });
+export type HealthReport = z.infer<typeof HealthReport>;
+type ComponentHealth = z.infer<typeof ComponentHealth>;
+
+/** Short: a health check that waits for the full request timeout would itself look down. */
+const PROBE_TIMEOUT_MS = 1500;
+
+async function timed(probe: () => Promise<ComponentHealth['status']>): Promise<ComponentHealth> {
+  const started = performance.now();
+  try {
+    const status = await probe();
+    return { status, latency_ms: Math.round(performance.now() - started) };
+  } catch (error) {
+    const code = isAppError(error) ? error.code : 'INTERNAL';
+    return {
+      status: code === 'SERVICE_TIMEOUT' ? 'timeout' : 'unreachable',
+      latency_ms: Math.round(performance.now() - started),
+      detail: code === 'SERVICE_TIMEOUT' ? 'did not answer in time' : 'no instance answering',
+    };
+  }
+}
+
+/** Asks every service over the bus, and the gateway's own database, in parallel. */
+export async function checkHealth(
+  client: GatewayClient,
+  sql: Sql,
+  ctx: CallContext,
+  version: string,
+): Promise<HealthReport> {
+  const probeService = (name: ServiceName) =>
+    timed(async () => (await client.call(HEALTH[name], {}, ctx, { timeoutMs: PROBE_TIMEOUT_MS })).status);
+  const [database, ...services] = await Promise.all([
+    timed(async () => {
+      await sql`SELECT 1`;
+      return 'ok';
+    }),
+    ...SERVICE_NAMES.map(probeService),
+  ]);
+  const byName = Object.fromEntries(SERVICE_NAMES.map((name, i) => [name, services[i]!])) as Record<
+    ServiceName,
+    ComponentHealth
+  >;
+  const components = { gateway: { status: 'ok' as const, latency_ms: 0 }, database, ...byName };
+  const allOk = Object.values(components).every((c) => c.status === 'ok');
+  return { status: allOk ? 'ok' : 'degraded', version, components };
+}

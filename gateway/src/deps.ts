@@ -1,0 +1,13 @@
+import type { Sql } from '@voice/shared';
+import type { AccountStore } from './auth/account-store';
+import type { GatewayClient } from './clients/gateway-client';
+import type { RateLimiter } from './rate-limit/limiter';
+
+/** What the gateway's routes are given; built once by buildGateway. */
+export interface GatewayDeps {
+  client: GatewayClient;
+  sql: Sql;
+  accounts: AccountStore;
+  limiter: RateLimiter;
+  version: string;
+}

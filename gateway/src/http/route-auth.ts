@@ -1,0 +1,28 @@
+import type { Principal, Scope } from '@voice/shared';
+
+/**
+ * Who may call a route: anyone, the operator (ADMIN_TOKEN), or an API key (holding `scope`, if set).
+ * Declared on every route as `config.auth`; routes without it (404s) count as public.
+ */
+export type RouteAuth = { kind: 'public' } | { kind: 'admin' } | { kind: 'key'; scope: Scope | undefined };
+
+export const PUBLIC: RouteAuth = { kind: 'public' };
+export const ADMIN: RouteAuth = { kind: 'admin' };
+export const requireScope = (scope: Scope): RouteAuth => ({ kind: 'key', scope });
+/** Any valid key, whatever its scopes (e.g. "who am I"). */
+export const ANY_KEY: RouteAuth = { kind: 'key', scope: undefined };
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: RouteAuth;
+  }
+  interface FastifyRequest {
+    principal: Principal | undefined;
+  }
+}
+
+/** The principal of a route that required a key; the edge hook guarantees it is there. */
+export function principalOf(request: { principal: Principal | undefined }): Principal {
+  if (!request.principal) throw new Error('route declared without key auth reads a principal');
+  return request.principal;
+}

@@ -1,0 +1,54 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { PUBLIC } from '../http/route-auth';
+
+export const OPENAPI_PATH = '/v1/openapi.json';
+
+const DESCRIPTION = `Create AI voice agents and have them place outbound calls, one at a time or in campaigns.
+
+Every successful response is \`{ data, request_id, timestamp, success: true }\`; every error is
+\`{ detail, request_id, timestamp, success: false }\` where \`detail\` is a string, or for 422 a list of
+\`{ loc, msg, type }\` (\`loc[0]\` is \`body\`, \`query\` or \`path\`). A resource of another account is a 404.
+
+Rate limits: a fixed one-minute window per API key (free 60, pro 300, enterprise per account); public and
+unauthenticated requests are counted per client IP at 300 per minute. Every response carries
+\`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (Unix seconds when the window ends);
+429 adds \`Retry-After\` (seconds). \`X-Request-Id\` (up to 128 of \`[A-Za-z0-9._-]\`) is echoed, or generated.`;
+
+/** The OpenAPI 3.1 document, generated from the zod route schemas, and Swagger UI from node_modules. */
+export const openapiPlugin = fp(
+  async (app: FastifyInstance) => {
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: { title: 'Voice Agent Calling API', version: '1.0.0', description: DESCRIPTION },
+        components: {
+          securitySchemes: {
+            bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' },
+            adminToken: {
+              type: 'http',
+              scheme: 'bearer',
+              description: 'Authorization: Bearer <ADMIN_TOKEN>',
+            },
+          },
+        },
+        tags: [
+          { name: 'System', description: 'Health and the API description' },
+          {
+            name: 'Discovery',
+            description: 'Public catalogue: industries, agent types, voices, languages, models',
+          },
+          { name: 'Admin', description: 'Operator API, enabled by ADMIN_TOKEN' },
+        ],
+      },
+      transform: jsonSchemaTransform,
+      transformObject: jsonSchemaTransformObject,
+    });
+    await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: OPENAPI_PATH } });
+    app.get(OPENAPI_PATH, { schema: { hide: true }, config: { auth: PUBLIC } }, async () => app.swagger());
+  },
+  { name: 'openapi' },
+);

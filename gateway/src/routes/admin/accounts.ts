@@ -1,0 +1,129 @@
+import {
+  Account,
+  ApiKeyInfo,
+  CreateAccountBody,
+  CreateApiKeyBody,
+  CreatedApiKey,
+  Envelope,
+  Page,
+  PageQuery,
+  Uuid,
+} from '@voice/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { GatewayDeps } from '../../deps';
+import { envelope } from '../../http/envelope';
+import { ADMIN } from '../../http/route-auth';
+import { errorResponses } from '../../http/schemas';
+
+const security = [{ adminToken: [] }];
+const AccountParams = z.object({ account_id: Uuid });
+const KeyParams = z.object({ key_id: Uuid });
+
+/** Operator API: present only when ADMIN_TOKEN is set (otherwise every /admin path is a 404). */
+export const adminRoutes: FastifyPluginAsyncZod<GatewayDeps> = async (app, { accounts }) => {
+  const config = { auth: ADMIN };
+
+  app.post(
+    '/admin/accounts',
+    {
+      config,
+      schema: {
+        tags: ['Admin'],
+        summary: 'Create an account',
+        description:
+          'Plans: free (60 requests/min), pro (300/min), enterprise (rate_limit_per_minute required).',
+        security,
+        body: CreateAccountBody,
+        response: { 201: Envelope(Account), ...errorResponses(401, 415, 422) },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(envelope(request, await accounts.createAccount(request.body))),
+  );
+
+  app.get(
+    '/admin/accounts',
+    {
+      config,
+      schema: {
+        tags: ['Admin'],
+        summary: 'List accounts',
+        security,
+        querystring: PageQuery,
+        response: { 200: Envelope(Page(Account)), ...errorResponses(401, 422) },
+      },
+    },
+    async (request) => envelope(request, await accounts.listAccounts(request.query)),
+  );
+
+  app.get(
+    '/admin/accounts/:account_id',
+    {
+      config,
+      schema: {
+        tags: ['Admin'],
+        summary: 'Get an account',
+        security,
+        params: AccountParams,
+        response: { 200: Envelope(Account), ...errorResponses(401, 404, 422) },
+      },
+    },
+    async (request) => envelope(request, await accounts.getAccount(request.params.account_id)),
+  );
+
+  app.post(
+    '/admin/accounts/:account_id/api-keys',
+    {
+      config,
+      schema: {
+        tags: ['Admin'],
+        summary: 'Create an API key',
+        description: 'The key is in this response only; it is stored hashed. Omitted scopes = full access.',
+        security,
+        params: AccountParams,
+        body: CreateApiKeyBody.default({}),
+        response: { 201: Envelope(CreatedApiKey), ...errorResponses(401, 404, 415, 422) },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(envelope(request, await accounts.createKey(request.params.account_id, request.body))),
+  );
+
+  app.get(
+    '/admin/accounts/:account_id/api-keys',
+    {
+      config,
+      schema: {
+        tags: ['Admin'],
+        summary: "List an account's API keys (never the keys themselves)",
+        security,
+        params: AccountParams,
+        querystring: PageQuery,
+        response: { 200: Envelope(Page(ApiKeyInfo)), ...errorResponses(401, 404, 422) },
+      },
+    },
+    async (request) => envelope(request, await accounts.listKeys(request.params.account_id, request.query)),
+  );
+
+  app.delete(
+    '/admin/api-keys/:key_id',
+    {
+      config,
+      schema: {
+        tags: ['Admin'],
+        summary: 'Revoke an API key',
+        description: 'Takes effect at once on every gateway instance. Revoking twice is not an error.',
+        security,
+        params: KeyParams,
+        response: { 204: z.undefined().describe('Revoked'), ...errorResponses(401, 404, 422) },
+      },
+    },
+    async (request, reply) => {
+      await accounts.revokeKey(request.params.key_id);
+      return reply.code(204).send();
+    },
+  );
+};

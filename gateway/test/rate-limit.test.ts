@@ -1,0 +1,161 @@
+import { infraModes } from '@voice/shared/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestPlatform, type TestPlatform } from '../../platform/test/support/harness';
+import { api, type Envelope, type ErrorEnvelope } from '../../platform/test/support/http';
+import { type PlatformProcess, spawnPlatform } from '../../platform/test/support/process';
+
+/** Counting across a minute boundary would reset the window mid-test: start in a fresh one. */
+async function windowWithAtLeast(seconds: number): Promise<void> {
+  const left = 60 - ((Date.now() / 1000) % 60);
+  if (left < seconds) await new Promise((r) => setTimeout(r, left * 1000 + 200));
+}
+
+async function keyFor(
+  t: TestPlatform,
+  url: string,
+  body: Record<string, unknown>,
+): Promise<{ key: string; id: string }> {
+  const account = await api<Envelope<{ id: string }>>(url, 'POST', '/admin/accounts', {
+    key: t.adminToken,
+    body,
+  });
+  expect(account.status).toBe(201);
+  const key = await api<Envelope<{ key: string; id: string }>>(
+    url,
+    'POST',
+    `/admin/accounts/${account.body.data.id}/api-keys`,
+    {
+      key: t.adminToken,
+      body: {},
+    },
+  );
+  expect(key.status).toBe(201);
+  return key.body.data;
+}
+
+function expectHeaders(res: { headers: Headers }, limit: number): void {
+  expect(res.headers.get('x-ratelimit-limit')).toBe(String(limit));
+  expect(Number(res.headers.get('x-ratelimit-remaining'))).toBeGreaterThanOrEqual(0);
+  const reset = Number(res.headers.get('x-ratelimit-reset'));
+  const now = Date.now() / 1000;
+  expect(Number.isInteger(reset)).toBe(true);
+  expect(reset % 60).toBe(0);
+  expect(reset).toBeGreaterThan(now - 1);
+  expect(reset).toBeLessThanOrEqual(now + 61);
+}
+
+describe.each(infraModes())('rate limits (%s)', (mode) => {
+  let t: TestPlatform;
+  beforeAll(async () => {
+    t = await startTestPlatform(mode);
+  });
+  afterAll(async () => t?.stop());
+
+  it('puts X-RateLimit-* on every response: success, public, 401, 404, 422', async () => {
+    const { key } = await keyFor(t, t.url, { name: 'Headers', plan: 'pro' });
+    expectHeaders(await api(t.url, 'GET', '/v1/me', { key }), 300);
+    expectHeaders(await api(t.url, 'GET', '/v1/industries'), 300);
+    expectHeaders(await api(t.url, 'GET', '/v1/me'), 300);
+    expectHeaders(await api(t.url, 'GET', '/v1/no-such-route'), 300);
+    expectHeaders(await api(t.url, 'GET', '/v1/industries/nowhere/agent-types'), 300);
+  });
+
+  it('allows a free key 60 requests a minute, then 429 with Retry-After', async () => {
+    await windowWithAtLeast(20);
+    const { key } = await keyFor(t, t.url, { name: 'Free', plan: 'free' });
+    for (let i = 1; i <= 60; i++) {
+      const res = await api(t.url, 'GET', '/v1/me', { key });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-ratelimit-remaining')).toBe(String(60 - i));
+    }
+    const limited = await api<ErrorEnvelope>(t.url, 'GET', '/v1/me', { key });
+    expect(limited.status).toBe(429);
+    expectHeaders(limited, 60);
+    expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(limited.body).toMatchObject({ success: false, detail: expect.stringContaining('Rate limit') });
+  });
+
+  it('counts each key on its own budget and honours enterprise limits', async () => {
+    await windowWithAtLeast(10);
+    const small = await keyFor(t, t.url, { name: 'Small', plan: 'enterprise', rate_limit_per_minute: 3 });
+    const other = await keyFor(t, t.url, { name: 'Other', plan: 'free' });
+    for (let i = 0; i < 3; i++)
+      expect((await api(t.url, 'GET', '/v1/me', { key: small.key })).status).toBe(200);
+    expect((await api(t.url, 'GET', '/v1/me', { key: small.key })).status).toBe(429);
+    const fine = await api(t.url, 'GET', '/v1/me', { key: other.key });
+    expect(fine.status).toBe(200);
+    expect(fine.headers.get('x-ratelimit-remaining')).toBe('59');
+  });
+
+  it('counts public and unauthenticated requests per client IP at 300 a minute', async () => {
+    await windowWithAtLeast(20);
+    const first = await api(t.url, 'GET', '/v1/voices');
+    const remaining = Number(first.headers.get('x-ratelimit-remaining'));
+    expect(first.headers.get('x-ratelimit-limit')).toBe('300');
+    const batch = 25;
+    let left = remaining;
+    while (left > 0) {
+      const n = Math.min(batch, left);
+      const responses = await Promise.all(Array.from({ length: n }, () => api(t.url, 'GET', '/v1/health')));
+      for (const r of responses) expect(r.status).toBe(200);
+      left -= n;
+    }
+    const limited = await api<ErrorEnvelope>(t.url, 'GET', '/v1/voices');
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    const unauthenticated = await api(t.url, 'GET', '/v1/me', {
+      key: 'vk_nonsense_nonsense_nonsense_nonsense_000',
+    });
+    expect(unauthenticated.status).toBe(429);
+  });
+});
+
+describe.runIf(infraModes().includes('nats'))('rate limits across two gateway processes on one NATS', () => {
+  let t: TestPlatform;
+  let gateways: PlatformProcess[] = [];
+  beforeAll(async () => {
+    t = await startTestPlatform('nats');
+    const env = {
+      NATS_URL: t.config.NATS_URL,
+      DATABASE_URL: t.databaseUrl,
+      BUS_PREFIX: t.config.BUS_PREFIX,
+      ADMIN_TOKEN: t.adminToken,
+      PORT: '0',
+    };
+    gateways = await Promise.all([spawnPlatform('gateway', env), spawnPlatform('gateway', env)]);
+  }, 90_000);
+  afterAll(async () => {
+    await Promise.all(gateways.map((g) => g.stop()));
+    await t?.stop();
+  });
+
+  it('shares one budget between both instances', async () => {
+    await windowWithAtLeast(20);
+    const [a, b] = gateways.map((g) => g.url!);
+    const { key } = await keyFor(t, a!, { name: 'Shared', plan: 'free' });
+    for (let i = 0; i < 60; i++) {
+      const res = await api(i % 2 === 0 ? a! : b!, 'GET', '/v1/me', { key });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-ratelimit-remaining')).toBe(String(59 - i));
+    }
+    expect((await api(a!, 'GET', '/v1/me', { key })).status).toBe(429);
+    expect((await api(b!, 'GET', '/v1/me', { key })).status).toBe(429);
+  });
+
+  it('revokes a key on every instance at once', async () => {
+    const [a, b] = gateways.map((g) => g.url!);
+    const { key, id } = await keyFor(t, a!, { name: 'Revoke', plan: 'pro' });
+    expect((await api(b!, 'GET', '/v1/me', { key })).status).toBe(200);
+    expect((await api(a!, 'DELETE', `/admin/api-keys/${id}`, { key: t.adminToken })).status).toBe(204);
+    expect((await api(b!, 'GET', '/v1/me', { key })).status).toBe(401);
+  });
+
+  it('reaches services over NATS from a separate gateway process', async () => {
+    const res = await api<Envelope<unknown[]>>(gateways[1]!.url!, 'GET', '/v1/industries');
+    expect(res.status).toBe(200);
+    expect(res.body.data.length).toBeGreaterThanOrEqual(8);
+  });
+});

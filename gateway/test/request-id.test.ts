@@ -1,0 +1,33 @@
+import { infraModes } from '@voice/shared/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestPlatform, type TestPlatform } from '../../platform/test/support/harness';
+import { api } from '../../platform/test/support/http';
+
+describe.each(infraModes())('request ids across services (%s)', (mode) => {
+  let t: TestPlatform;
+  beforeAll(async () => {
+    t = await startTestPlatform(mode, { captureLogs: true });
+  });
+  afterAll(async () => t?.stop());
+
+  it('carries X-Request-Id over the bus onto the log lines of every service it touched', async () => {
+    const requestId = `trace-${mode}-${Date.now()}`;
+    const res = await api(t.url, 'GET', '/v1/health', { headers: { 'x-request-id': requestId } });
+    expect(res.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 100));
+    const lines = t.logs.filter((line) => line.request_id === requestId);
+    const services = new Set(lines.map((line) => line.service));
+    for (const name of ['gateway', 'agent', 'call', 'campaign', 'webhook']) expect(services).toContain(name);
+    expect(lines.filter((l) => l.service === 'agent').some((l) => l.subject === 'agent.health')).toBe(true);
+  });
+
+  it('never writes an API key or the admin token to the logs', async () => {
+    await api(t.url, 'GET', '/v1/me', { key: t.devKey });
+    await api(t.url, 'GET', '/admin/accounts', { key: t.adminToken });
+    await api(t.url, 'GET', '/v1/me', { key: 'vk_wrongwrongwrongwrongwrongwrongwrongwrong00' });
+    const text = JSON.stringify(t.logs);
+    expect(text).not.toContain(t.devKey!);
+    expect(text).not.toContain(t.adminToken!);
+    expect(text).not.toContain('vk_wrongwrong');
+  });
+});

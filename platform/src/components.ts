@@ -1,0 +1,34 @@
+import { migrations as agentMigrations, createAgentService } from '@voice/agent-service';
+import { migrations as callMigrations, createCallService } from '@voice/call-service';
+import { migrations as campaignMigrations, createCampaignService } from '@voice/campaign-service';
+import { migrations as gatewayMigrations } from '@voice/gateway';
+import type { MigrationSet, ServiceDeps, ServiceHandle, ServiceName } from '@voice/shared';
+import { createWebhookService, migrations as webhookMigrations } from '@voice/webhook-service';
+
+export const ROLES = ['all', 'gateway', 'agent', 'call', 'campaign', 'webhook'] as const;
+export type Role = (typeof ROLES)[number];
+export type Component = 'gateway' | ServiceName;
+
+export interface ServiceComponent {
+  migrations: MigrationSet;
+  create: (deps: ServiceDeps) => ServiceHandle;
+}
+
+/** Every service the platform can run; the gateway is wired separately (it serves HTTP). */
+export const SERVICES: Record<ServiceName, ServiceComponent> = {
+  agent: { migrations: agentMigrations, create: createAgentService },
+  call: { migrations: callMigrations, create: createCallService },
+  campaign: { migrations: campaignMigrations, create: createCampaignService },
+  webhook: { migrations: webhookMigrations, create: createWebhookService },
+};
+
+export const GATEWAY_MIGRATIONS = gatewayMigrations;
+
+export const ALL_MIGRATIONS: MigrationSet[] = [
+  gatewayMigrations,
+  ...Object.values(SERVICES).map((s) => s.migrations),
+];
+
+export function componentsOf(role: Role): Component[] {
+  return role === 'all' ? ['gateway', 'agent', 'call', 'campaign', 'webhook'] : [role];
+}

@@ -1,0 +1,57 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestPlatform, type TestPlatform } from './support/harness';
+import { api } from './support/http';
+import { REPO_ROOT } from './support/process';
+
+const run = promisify(execFile);
+
+describe('operator CLI (pnpm voice)', () => {
+  let t: TestPlatform;
+  beforeAll(async () => {
+    t = await startTestPlatform('embedded');
+  });
+  afterAll(async () => t?.stop());
+
+  async function voice(...args: string[]): Promise<{ stdout: string; stderr: string }> {
+    return run(process.execPath, ['--import', 'tsx', 'platform/src/cli/main.ts', ...args], {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH, VOICE_API_URL: t.url, ADMIN_TOKEN: t.adminToken },
+    });
+  }
+
+  it('creates an account and a scoped key, lists keys without the secret, and revokes', async () => {
+    const account = JSON.parse(
+      (await voice('accounts', 'create', '--name', 'CLI Co', '--plan', 'pro', '--json')).stdout,
+    );
+    expect(account).toMatchObject({ name: 'CLI Co', plan: 'pro', rate_limit_per_minute: 300 });
+    const key = JSON.parse(
+      (await voice('keys', 'create', '--account', account.id, '--scopes', 'calls:read,agents:read', '--json'))
+        .stdout,
+    );
+    expect(key.key).toMatch(/^vk_/);
+    expect(key.scopes).toEqual(['calls:read', 'agents:read']);
+    expect((await api(t.url, 'GET', '/v1/me', { key: key.key })).status).toBe(200);
+    const listed = (await voice('keys', 'list', '--account', account.id)).stdout;
+    expect(listed).toContain(key.id);
+    expect(listed).not.toContain(key.key);
+    await voice('keys', 'revoke', key.id);
+    expect((await api(t.url, 'GET', '/v1/me', { key: key.key })).status).toBe(401);
+  });
+
+  it('fails with a clear message and exit code 1 on bad input', async () => {
+    await expect(voice('accounts', 'create', '--plan', 'pro')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('--name is required'),
+    });
+    await expect(voice('accounts', 'create', '--name', 'X', '--plan', 'gold')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('422 body.plan'),
+    });
+    await expect(voice('keys', 'revoke', '00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('404'),
+    });
+  });
+});

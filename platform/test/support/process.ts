@@ -1,0 +1,63 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+export interface PlatformProcess {
+  child: ChildProcess;
+  url: string | undefined;
+  output: () => string;
+  /** Sends the signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+  exited: Promise<number | null>;
+}
+
+/**
+ * Runs `platform/src/main.ts <role>` as its own process, exactly as the README and infra scripts
+ * do, and waits for the start-up banner (or an exit, for start-up failure tests).
+ */
+export async function spawnPlatform(
+  role: string,
+  env: Record<string, string | undefined>,
+  options: { waitForUrl?: boolean; timeoutMs?: number } = {},
+): Promise<PlatformProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'platform/src/main.ts', role], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let url: string | undefined;
+  if (options.waitForUrl ?? true) {
+    const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+    let done = false;
+    void exited.then(() => {
+      done = true;
+    });
+    while (!url && !done && Date.now() < deadline) {
+      url = /running at (http:\/\/\S+)/.exec(output)?.[1];
+      if (!url) await new Promise((r) => setTimeout(r, 50));
+    }
+    if (!url) {
+      child.kill('SIGKILL');
+      throw new Error(`platform ${role} did not start:\n${output}`);
+    }
+  }
+  return {
+    child,
+    url,
+    output: () => output,
+    exited,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}

@@ -1,0 +1,2 @@
+export { migrations } from './db/migrations';
+export { createCallService } from './service';

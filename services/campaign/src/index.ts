@@ -1,0 +1,2 @@
+export { migrations } from './db/migrations';
+export { createCampaignService } from './service';

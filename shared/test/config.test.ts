@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, isEmbedded, loadConfig } from '../src/config';
+
+describe('loadConfig', () => {
+  it('gives the documented defaults for an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      PORT: 3000,
+      HOST: '127.0.0.1',
+      DATA_DIR: './.data',
+      SIM_TIME_SCALE: 1,
+      WEBHOOK_RETRY_BASE_MS: 5000,
+    });
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.NATS_URL).toBeUndefined();
+    expect(config.ADMIN_TOKEN).toBeUndefined();
+    expect(config.WEBHOOK_ALLOW_PRIVATE).toBeUndefined();
+    expect(isEmbedded(config)).toBe(true);
+  });
+
+  it('parses typed values and treats empty strings as unset', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      SIM_TIME_SCALE: '0.01',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      NATS_URL: 'nats://127.0.0.1:4222',
+      DATABASE_URL: 'postgres://u@h:5432/db',
+      ADMIN_TOKEN: '',
+    });
+    expect(config.PORT).toBe(8080);
+    expect(config.SIM_TIME_SCALE).toBe(0.01);
+    expect(config.WEBHOOK_ALLOW_PRIVATE).toBe(true);
+    expect(config.ADMIN_TOKEN).toBeUndefined();
+    expect(isEmbedded(config)).toBe(false);
+  });
+
+  it('names every bad variable at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        PORT: '99999',
+        WEBHOOK_ALLOW_PRIVATE: 'maybe',
+        ADMIN_TOKEN: 'short',
+        DATABASE_URL: 'mysql://x',
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join('\n');
+    for (const name of ['PORT', 'WEBHOOK_ALLOW_PRIVATE', 'ADMIN_TOKEN', 'DATABASE_URL'])
+      expect(problems).toContain(`${name}:`);
+  });
+});
