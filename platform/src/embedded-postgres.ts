@@ -86,7 +86,11 @@ export async function startEmbeddedPostgres(
  * initdb. As root it runs as the unprivileged `postgres` user, which must be able to reach the
  * folder: a 0700 parent (a private temp dir, a home folder) fails with a bare "Permission denied".
  */
-async function initialiseCluster(dataDir: string, password: string, options: EmbeddedPostgresOptions): Promise<void> {
+async function initialiseCluster(
+  dataDir: string,
+  password: string,
+  options: EmbeddedPostgresOptions,
+): Promise<void> {
   try {
     await (await cluster(dataDir, 0, password, options)).initialise();
   } catch (error) {
