@@ -4,15 +4,19 @@ import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
   type FastifyPluginAsync,
+  type FastifyServerOptions,
   LogController,
 } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { AccountStore } from './auth/account-store';
 import { GatewayClient } from './clients/gateway-client';
 import type { GatewayDeps } from './deps';
+import { clientErrorHandler } from './http/client-errors';
+import { parseJsonBody } from './http/json-body';
+import { toAppError } from './http/to-app-error';
 import { zodValidatorCompiler } from './http/validation';
-import { edgePlugin } from './plugins/edge';
-import { errorsPlugin } from './plugins/errors';
+import { chargeRequest, edgePlugin } from './plugins/edge';
+import { errorsPlugin, sendError } from './plugins/errors';
 import { openapiPlugin } from './plugins/openapi';
 import { RateLimiter } from './rate-limit/limiter';
 import { adminRoutes } from './routes/admin/accounts';
@@ -22,13 +26,15 @@ import { systemRoutes } from './routes/v1/system';
 
 export const BODY_LIMIT_BYTES = 16 * 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+const JSON_TYPES = ['application/json', /^application\/[\w.-]+\+json$/] as const;
 
 export interface GatewayOptions {
   bus: Bus;
   sql: Sql;
   log: Logger;
   adminToken: string | undefined;
-  trustProxy?: boolean;
+  /** Fastify's trustProxy: false, a hop count, or proxy addresses/CIDRs. Never "trust everyone". */
+  trustProxy?: false | number | string[];
   version?: string;
   /** Further API surfaces (GraphQL, tRPC, ...), registered after the core routes with the same deps. */
   surfaces?: FastifyPluginAsync<GatewayDeps>[];
@@ -44,26 +50,50 @@ function requestIdFrom(header: string | string[] | undefined): string {
   return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
 }
 
+/** A hop count trusts that many proxies nearest to us (X-Forwarded-For read from the right). */
+function trustedProxies(setting: GatewayOptions['trustProxy']): FastifyServerOptions['trustProxy'] {
+  if (typeof setting === 'number') return (_address: string, hop: number) => hop < setting;
+  return setting ?? false;
+}
+
+/** Errors Fastify raises before any hook runs (bad URL encoding, oversized path parameters). */
+function frameworkErrors(limiter: RateLimiter): FastifyServerOptions['frameworkErrors'] {
+  return (error, request, reply) => {
+    const appError = toAppError(error, undefined);
+    void chargeRequest(limiter, request, undefined).then(({ headers }) =>
+      sendError(request, reply.headers(headers), appError),
+    );
+  };
+}
+
 export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
+  const limiter = new RateLimiter(options.sql, options.log);
   const app = Fastify({
     loggerInstance: options.log as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: (req) => requestIdFrom(req.headers['x-request-id']),
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
-    trustProxy: options.trustProxy ?? false,
-    return503OnClosing: true,
+    trustProxy: trustedProxies(options.trustProxy),
+    // The edge answers 503 in the envelope while closing; Fastify's own 503 has no envelope.
+    return503OnClosing: false,
     routerOptions: { maxParamLength: 1000 },
+    frameworkErrors: frameworkErrors(limiter),
+    clientErrorHandler: clientErrorHandler(limiter, options.log),
   });
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  // JSON only: text/plain would otherwise be accepted as a string body.
-  app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser(
-    /^application\/[\w.-]+\+json$/,
-    { parseAs: 'string' },
-    app.getDefaultJsonParser('error', 'error'),
-  );
+  // JSON only (text/plain would otherwise be accepted as a string), through our parser.
+  app.removeAllContentTypeParsers();
+  for (const type of JSON_TYPES) {
+    app.addContentTypeParser(type, { parseAs: 'string' }, (_request, body, done) => {
+      try {
+        done(null, parseJsonBody(body.toString()));
+      } catch (error) {
+        done(error as Error, undefined);
+      }
+    });
+  }
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -81,15 +111,16 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
     client: new GatewayClient(options.bus),
     sql: options.sql,
     accounts: new AccountStore(options.sql),
-    limiter: new RateLimiter(options.sql),
+    limiter,
     version: options.version ?? '1.0.0',
   };
 
   await app.register(errorsPlugin);
   await app.register(edgePlugin, {
     accounts: deps.accounts,
-    limiter: deps.limiter,
+    limiter,
     adminToken: options.adminToken,
+    isClosing: () => closing,
   });
   await app.register(openapiPlugin);
   await app.register(systemRoutes, deps);

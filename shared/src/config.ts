@@ -37,7 +37,26 @@ export const ConfigSchema = z.object({
     .default(''),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
-  TRUST_PROXY: booleanFlag.default(false),
+  /**
+   * Which proxies may set X-Forwarded-For: `false`, a hop count (`1` behind one load balancer),
+   * or comma-separated addresses/CIDRs. `true` (trust everyone) is refused: any client could then
+   * pick its own address and its own rate-limit budget.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((value, ctx): false | number | string[] => {
+      const v = value.trim();
+      if (v === 'false' || v === '0' || v === '') return false;
+      if (/^\d{1,2}$/.test(v)) return Number(v);
+      const list = v.split(',').map((item) => item.trim());
+      if (v !== 'true' && list.every((item) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(item))) return list;
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be false, a hop count (e.g. 1) or proxy addresses/CIDRs; true would trust any client',
+      });
+      return z.NEVER;
+    }),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -17,6 +17,9 @@ export const errorCatalogue = {
   PROMPT_VERSION_NOT_FOUND: { status: 404, message: 'Prompt version not found' },
   DELIVERY_NOT_FOUND: { status: 404, message: 'Webhook delivery not found' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed on this endpoint' },
+  URI_TOO_LONG: { status: 414, message: 'Request URL too long' },
+  RANGE_NOT_SATISFIABLE: { status: 416, message: 'Requested range not satisfiable' },
+  HEADERS_TOO_LARGE: { status: 431, message: 'Request headers too large' },
   INVALID_STATE: { status: 409, message: 'The operation is not allowed in the current state' },
   IDEMPOTENCY_KEY_REUSED: {
     status: 409,
@@ -32,6 +35,7 @@ export const errorCatalogue = {
   RATE_LIMITED: { status: 429, message: 'Rate limit exceeded' },
   INTERNAL: { status: 500, message: 'Internal server error' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'A backing service is unavailable' },
+  SHUTTING_DOWN: { status: 503, message: 'The server is shutting down; retry on another instance' },
   SERVICE_TIMEOUT: { status: 504, message: 'A backing service did not answer in time' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
@@ -93,4 +97,16 @@ export function appErrorFromWire(wire: unknown): AppError {
     return new AppError(wire.code);
   }
   return new AppError('INTERNAL');
+}
+
+/**
+ * PostgreSQL "data exception" (SQLSTATE class 22: a NUL byte, an out-of-range number, bad
+ * encoding) means a value from the client that validation let through: a 422, never a 500.
+ */
+export function fromDatabaseError(error: unknown): AppError | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code !== 'string' || !/^22[0-9A-Z]{3}$/.test(code)) return undefined;
+  return AppError.validation([
+    { loc: ['body'], msg: 'A value in the request cannot be stored', type: 'invalid_value' },
+  ]);
 }

@@ -28,7 +28,8 @@ export function createLogger(options: { level: string; name: string }): Logger {
     name: options.name,
     level: options.level,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-    base: { service: options.name },
+    // Components add `service` in their child loggers; the process is named once, here.
+    base: { process: options.name },
     timestamp: pino.stdTimeFunctions.isoTime,
   });
 }

@@ -102,12 +102,14 @@ export class AccountStore {
       SELECT id, name, plan, rate_limit_per_minute, created_at, count(*) OVER ()::int AS total
       FROM gateway.accounts ORDER BY created_at DESC, id
       LIMIT ${page.page_size} OFFSET ${(page.page - 1) * page.page_size}`;
-    const total = rows[0]?.total ?? (await this.countAccounts());
+    const total =
+      rows[0]?.total ?? (await this.count(this.sql`SELECT count(*)::int AS n FROM gateway.accounts`));
     return toPage(rows.map(toAccount), total, page);
   }
 
-  private async countAccounts(): Promise<number> {
-    const [row] = await this.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM gateway.accounts`;
+  /** A page past the end has no rows to carry the window count: ask for the total on its own. */
+  private async count(query: PromiseLike<{ n?: number }[]>): Promise<number> {
+    const [row] = await query;
     return row?.n ?? 0;
   }
 
@@ -140,7 +142,12 @@ export class AccountStore {
       SELECT id, account_id, name, prefix, scopes, created_at, revoked_at, count(*) OVER ()::int AS total
       FROM gateway.api_keys WHERE account_id = ${accountId}
       ORDER BY created_at DESC, id LIMIT ${page.page_size} OFFSET ${(page.page - 1) * page.page_size}`;
-    return toPage(rows.map(toKeyInfo), rows[0]?.total ?? 0, page);
+    const total =
+      rows[0]?.total ??
+      (await this.count(
+        this.sql`SELECT count(*)::int AS n FROM gateway.api_keys WHERE account_id = ${accountId}`,
+      ));
+    return toPage(rows.map(toKeyInfo), total, page);
   }
 
   /** Revokes at once: no instance caches keys, so the next request anywhere is refused. */

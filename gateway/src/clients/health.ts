@@ -5,6 +5,7 @@ import {
   SERVICE_NAMES,
   type ServiceName,
   type Sql,
+  withDeadline,
 } from '@voice/shared';
 import { z } from 'zod';
 import type { GatewayClient } from './gateway-client';
@@ -61,7 +62,7 @@ export async function checkHealth(
     timed(async () => (await client.call(HEALTH[name], {}, ctx, { timeoutMs: PROBE_TIMEOUT_MS })).status);
   const [database, ...services] = await Promise.all([
     timed(async () => {
-      await sql`SELECT 1`;
+      await withDeadline(sql`SELECT 1`, PROBE_TIMEOUT_MS, 'database health probe');
       return 'ok';
     }),
     ...SERVICE_NAMES.map(probeService),

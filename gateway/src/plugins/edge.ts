@@ -1,15 +1,17 @@
-import { AppError, type Principal, PUBLIC_RATE_LIMIT_PER_IP } from '@voice/shared';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, type Principal, PUBLIC_RATE_LIMIT_PER_IP, withDeadline } from '@voice/shared';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AccountStore } from '../auth/account-store';
 import { parseBearer, sameSecret } from '../auth/keys';
 import { PUBLIC, type RouteAuth } from '../http/route-auth';
-import type { RateLimiter, RateLimitState } from '../rate-limit/limiter';
+import { type RateLimiter, rateLimitHeaders } from '../rate-limit/limiter';
 
 export interface EdgeOptions {
   accounts: AccountStore;
   limiter: RateLimiter;
   adminToken: string | undefined;
+  /** True once the server is closing: new requests get a 503 in the envelope. */
+  isClosing: () => boolean;
 }
 
 const UNAUTHORIZED_DETAIL = {
@@ -17,34 +19,72 @@ const UNAUTHORIZED_DETAIL = {
   malformed: 'Malformed Authorization header: expected Bearer <API_KEY>',
   unknown: 'Invalid API key',
   revoked: 'This API key has been revoked',
+  duplicated: 'Send exactly one Authorization header',
 } as const;
+
+/** Bounds the key lookup: a stalled database answers 503, not a hanging request. */
+const AUTH_DEADLINE_MS = 2000;
 
 type Identity = { principal: Principal } | { failure: AppError } | { admin: true } | { anonymous: true };
 
+function authorizationHeaderCount(request: FastifyRequest): number {
+  const raw = request.raw.rawHeaders;
+  let count = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === 'authorization') count++;
+  return count;
+}
+
 async function identify(request: FastifyRequest, auth: RouteAuth, options: EdgeOptions): Promise<Identity> {
   if (auth.kind === 'public') return { anonymous: true };
+  if (authorizationHeaderCount(request) > 1) {
+    return { failure: new AppError('UNAUTHORIZED', UNAUTHORIZED_DETAIL.duplicated) };
+  }
   const bearer = parseBearer(request.headers.authorization);
-  if (!bearer.ok) return { failure: new AppError('UNAUTHORIZED', UNAUTHORIZED_DETAIL[bearer.reason]) };
   if (auth.kind === 'admin') {
+    if (!bearer.ok)
+      return {
+        failure: new AppError(
+          'UNAUTHORIZED',
+          'Missing admin token: send Authorization: Bearer <ADMIN_TOKEN>',
+        ),
+      };
     const valid = options.adminToken !== undefined && sameSecret(bearer.token, options.adminToken);
     return valid ? { admin: true } : { failure: new AppError('UNAUTHORIZED', 'Invalid admin token') };
   }
-  const result = await options.accounts.authenticate(bearer.token);
+  if (!bearer.ok) return { failure: new AppError('UNAUTHORIZED', UNAUTHORIZED_DETAIL[bearer.reason]) };
+  const result = await withDeadline(
+    options.accounts.authenticate(bearer.token),
+    AUTH_DEADLINE_MS,
+    'API key lookup',
+  );
   return result.ok
     ? { principal: result.principal }
     : { failure: new AppError('UNAUTHORIZED', UNAUTHORIZED_DETAIL[result.reason]) };
 }
 
-function setRateLimitHeaders(reply: FastifyReply, state: RateLimitState): void {
-  reply.header('x-ratelimit-limit', state.limit);
-  reply.header('x-ratelimit-remaining', state.remaining);
-  reply.header('x-ratelimit-reset', state.resetAt);
+/** The budget a request draws on: its key's, or its client IP's for public and unauthenticated calls. */
+export async function chargeRequest(
+  limiter: RateLimiter,
+  request: FastifyRequest,
+  principal: Principal | undefined,
+): Promise<{ headers: Record<string, number>; refusal: AppError | undefined; retryAfter: number }> {
+  const state = principal
+    ? await limiter.hit(`key:${principal.keyId}`, principal.rateLimitPerMinute)
+    : await limiter.hit(`ip:${request.ip}`, PUBLIC_RATE_LIMIT_PER_IP);
+  const refusal = state.exceeded
+    ? new AppError(
+        'RATE_LIMITED',
+        `Rate limit of ${state.limit} requests per minute exceeded; retry in ${state.retryAfter} s`,
+      )
+    : undefined;
+  return { headers: rateLimitHeaders(state), refusal, retryAfter: state.retryAfter };
 }
 
 /**
  * The edge, in order: who is calling, charge their budget (per key, or per client IP for public
- * and unauthenticated requests), then refuse with 429, 401 or 403. The budget is charged first so
- * a flood of bad keys is throttled too, and every response carries X-RateLimit-* headers.
+ * and unauthenticated requests), then refuse with 429, 401, 403, 404 (no such route: before the
+ * body is read) or 503 (shutting down). The budget is charged first so a flood of bad keys is
+ * throttled too, and every response carries X-RateLimit-* headers.
  */
 export const edgePlugin = fp<EdgeOptions>(
   async (app: FastifyInstance, options) => {
@@ -53,16 +93,16 @@ export const edgePlugin = fp<EdgeOptions>(
       const auth = request.routeOptions.config.auth ?? PUBLIC;
       const identity = await identify(request, auth, options);
       const principal = 'principal' in identity ? identity.principal : undefined;
-      const state = principal
-        ? await options.limiter.hit(`key:${principal.keyId}`, principal.rateLimitPerMinute)
-        : await options.limiter.hit(`ip:${request.ip}`, PUBLIC_RATE_LIMIT_PER_IP);
-      setRateLimitHeaders(reply, state);
-      if (state.exceeded) {
-        reply.header('retry-after', state.retryAfter);
-        throw new AppError(
-          'RATE_LIMITED',
-          `Rate limit of ${state.limit} requests per minute exceeded; retry in ${state.retryAfter} s`,
-        );
+      const charge = await chargeRequest(options.limiter, request, principal);
+      reply.headers(charge.headers);
+      if (charge.refusal) {
+        reply.header('retry-after', charge.retryAfter);
+        throw charge.refusal;
+      }
+      if (options.isClosing()) throw new AppError('SHUTTING_DOWN');
+      if (request.is404) {
+        const path = (request.url.split('?')[0] ?? '').slice(0, 200);
+        throw new AppError('ROUTE_NOT_FOUND', `No endpoint ${request.method} ${path}`);
       }
       if ('failure' in identity) throw identity.failure;
       if (principal && auth.kind === 'key' && auth.scope && !principal.scopes.includes(auth.scope)) {

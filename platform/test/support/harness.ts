@@ -29,6 +29,8 @@ export interface TestPlatformOptions {
   withoutAdmin?: boolean;
   surfaces?: FastifyPluginAsync<GatewayDeps>[];
   captureLogs?: boolean;
+  /** Use this database as it is (a server the test runs itself) instead of a fresh clone. */
+  databaseUrl?: string;
 }
 
 function captureLogger(lines: Record<string, unknown>[]): Logger {
@@ -50,7 +52,9 @@ export async function startTestPlatform(
   mode: InfraMode,
   options: TestPlatformOptions = {},
 ): Promise<TestPlatform> {
-  const database = await createTestDatabase(mode);
+  const database = options.databaseUrl
+    ? { url: options.databaseUrl, drop: async () => {} }
+    : await createTestDatabase(mode);
   const dataDir = await mkdtemp(join(tmpdir(), 'voice-test-'));
   const adminToken = options.withoutAdmin ? undefined : `admin-${randomBytes(16).toString('hex')}`;
   const config: Config = {

@@ -52,3 +52,34 @@ export interface ErrorEnvelope {
   timestamp: string;
   success: false;
 }
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Sends bytes fetch would refuse to (unknown methods, duplicate or oversized headers). */
+export async function rawRequest(baseUrl: string, request: string): Promise<RawResponse> {
+  const { connect } = await import('node:net');
+  const url = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname, () => socket.write(request));
+    let data = '';
+    socket.on('data', (chunk) => {
+      data += chunk.toString('utf8');
+    });
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head = '', ...rest] = data.split('\r\n\r\n');
+      const [statusLine = '', ...lines] = head.split('\r\n');
+      const headers: Record<string, string> = {};
+      for (const line of lines) {
+        const at = line.indexOf(':');
+        if (at > 0) headers[line.slice(0, at).toLowerCase()] = line.slice(at + 1).trim();
+      }
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: rest.join('\r\n\r\n') });
+    });
+    socket.setTimeout(5000, () => socket.destroy(new Error('raw request timed out')));
+  });
+}

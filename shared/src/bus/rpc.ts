@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { AppError } from '../errors';
+import { AppError, fromDatabaseError } from '../errors';
 import type { Logger } from '../log';
 import { toValidationIssues } from '../validation';
 import { type Bus, type BusHeaders, HEADER, type Subscription } from './types';
@@ -75,7 +75,11 @@ export function serveRpc<C extends RpcContract>(
       const parsed = contract.request.safeParse(msg.data);
       if (!parsed.success) throw AppError.validation(toValidationIssues(parsed.error.issues, 'body'));
       const started = performance.now();
-      const result = await handler(parsed.data as z.output<C['request']>, { ...ctx, log });
+      const result = await handler(parsed.data as z.output<C['request']>, { ...ctx, log }).catch(
+        (error: unknown) => {
+          throw fromDatabaseError(error) ?? error;
+        },
+      );
       log.debug({ duration_ms: Math.round(performance.now() - started) }, 'handled');
       const reply = contract.reply.safeParse(result);
       if (!reply.success) {

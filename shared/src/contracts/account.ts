@@ -42,6 +42,10 @@ export const CreateAccountBody = z
   .refine((b) => b.plan !== 'enterprise' || b.rate_limit_per_minute !== undefined, {
     message: 'enterprise accounts need rate_limit_per_minute',
     path: ['rate_limit_per_minute'],
+  })
+  .refine((b) => b.plan === 'enterprise' || b.rate_limit_per_minute === undefined, {
+    message: 'only enterprise accounts set their own limit (free is 60, pro is 300 per minute)',
+    path: ['rate_limit_per_minute'],
   });
 export type CreateAccountBody = z.infer<typeof CreateAccountBody>;
 
@@ -71,11 +75,15 @@ export const CreatedApiKey = z
   .meta({ id: 'CreatedApiKey' });
 export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
 
-export const CreateApiKeyBody = z.object({
-  name: z.string().trim().min(1).max(100).optional(),
-  /** Omitted = full access (every scope). */
-  scopes: z.array(Scope).min(1).optional(),
-});
+/** No body at all is a key with full access, as the docs promise. */
+export const CreateApiKeyBody = z.preprocess(
+  (body) => body ?? {},
+  z.object({
+    name: z.string().trim().min(1).max(100).optional(),
+    /** Omitted = full access (every scope). */
+    scopes: z.array(Scope).min(1).optional(),
+  }),
+);
 export type CreateApiKeyBody = z.infer<typeof CreateApiKeyBody>;
 
 /** The authenticated caller, as every service sees it. */

@@ -17,9 +17,21 @@ export const JsonObject = z.record(z.string(), z.unknown());
 export const PAGE_SIZE_MAX = 100;
 export const PAGE_SIZE_DEFAULT = 20;
 
+/**
+ * A whole number from a query string: digits only (no `0x10`, `1e3` or empty string), or a number
+ * when the value arrives already typed (GraphQL, tRPC, the bus).
+ */
+export const QueryInt = z.union([
+  z.number(),
+  z
+    .string()
+    .regex(/^\d{1,9}$/, 'must be a whole number')
+    .transform(Number),
+]);
+
 export const PageQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  page_size: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
+  page: QueryInt.pipe(z.number().int().min(1)).default(1),
+  page_size: QueryInt.pipe(z.number().int().min(1).max(PAGE_SIZE_MAX)).default(PAGE_SIZE_DEFAULT),
 });
 export type PageQuery = z.infer<typeof PageQuery>;
 

@@ -50,7 +50,10 @@ export function listIndustries(): Industry[] {
  * so both `real_estate` and `Real Estate` (a decoded path parameter) find the same industry.
  */
 export function findIndustry(idOrName: string): Industry | undefined {
-  const found = industryById.get(idOrName) ?? industryByName.get(normaliseName(idOrName));
+  // Ids and names alike ignore case and surrounding space: `REAL_ESTATE` finds real_estate as
+  // `REAL ESTATE` finds Real Estate.
+  const key = normaliseName(idOrName);
+  const found = industryById.get(key) ?? industryByName.get(key);
   return found && copy(found);
 }
 
