@@ -54,6 +54,25 @@ describe('OpenAPI document and docs UI', () => {
     expect(doc.paths['/admin/accounts']?.post).toBeDefined();
   });
 
+  it('documents the standard response headers on every response', () => {
+    const industries = doc.paths['/v1/industries']?.get?.responses as Record<
+      string,
+      { headers?: Record<string, unknown> }
+    >;
+    expect(Object.keys(industries['200']?.headers ?? {})).toEqual(
+      expect.arrayContaining([
+        'X-Request-Id',
+        'X-RateLimit-Limit',
+        'X-RateLimit-Remaining',
+        'X-RateLimit-Reset',
+        'ETag',
+      ]),
+    );
+    expect(Object.keys(industries['429']?.headers ?? {})).toContain('Retry-After');
+    const me = doc.paths['/v1/me']?.get?.responses as Record<string, { headers?: Record<string, unknown> }>;
+    expect(Object.keys(me['401']?.headers ?? {})).toContain('WWW-Authenticate');
+  });
+
   it('serves Swagger UI from the package, with no CDN', async () => {
     const html = await api(t.url, 'GET', '/docs/');
     expect(html.status).toBe(200);

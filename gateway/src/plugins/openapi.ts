@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { withStandardHeaders } from '../http/openapi-headers';
 import { PUBLIC } from '../http/route-auth';
 
 export const OPENAPI_PATH = '/v1/openapi.json';
@@ -45,7 +46,8 @@ export const openapiPlugin = fp(
         ],
       },
       transform: jsonSchemaTransform,
-      transformObject: jsonSchemaTransformObject,
+      transformObject: (input) =>
+        withStandardHeaders(jsonSchemaTransformObject(input) as Parameters<typeof withStandardHeaders>[0]),
     });
     await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: OPENAPI_PATH } });
     app.get(OPENAPI_PATH, { schema: { hide: true }, config: { auth: PUBLIC } }, async () => app.swagger());
