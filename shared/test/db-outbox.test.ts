@@ -239,6 +239,44 @@ describe.each(infraModes())('outbox relay (%s)', (mode) => {
     expect(second.publishes.size).toBeGreaterThan(0);
   });
 
+  it('stops within its stop bound while a publish hangs; the abandoned row is relayed later', async () => {
+    const received = await consume();
+    // A bus that takes the event but never confirms it (a stalled server, a stuck consumer).
+    const stalled = new Proxy(bus, {
+      get: (target, key, receiver) =>
+        key === 'publishDurable' ? () => new Promise<void>(() => {}) : Reflect.get(target, key, receiver),
+    });
+    const stuck = await startOutboxRelay({
+      sql,
+      schema,
+      bus: stalled,
+      log,
+      streams: [STREAM],
+      pollIntervalMs: 50,
+    });
+    const event = await emit(1);
+    await vi.waitFor(async () => {
+      const [row] = await sql`select attempts from ${sql(schema)}.outbox where id = ${event.id}`;
+      expect(row!.attempts).toBe(1);
+    }, WAIT);
+    const started = performance.now();
+    await stuck.stop();
+    const elapsed = performance.now() - started;
+    // The publish timeout is 30 s; stop waits its own 2 s bound and no longer.
+    expect(elapsed).toBeGreaterThanOrEqual(1_900);
+    expect(elapsed).toBeLessThan(3_000);
+    const [leased] = await sql`select published_at, lease_until > now() + interval '30 seconds' as leased
+      from ${sql(schema)}.outbox where id = ${event.id}`;
+    expect(leased).toMatchObject({ published_at: null, leased: true });
+    expect(received).toEqual([]);
+
+    // Once the lease runs out (made to here), the next relay publishes it: at least once.
+    await sql`update ${sql(schema)}.outbox set lease_until = now() where id = ${event.id}`;
+    await relay();
+    await vi.waitFor(() => expect(received.map((m) => m.id)).toEqual([event.id]), WAIT);
+    await vi.waitFor(async () => expect(await unpublished()).toBe(0), WAIT);
+  });
+
   async function emitMany(first: number, count: number): Promise<string[]> {
     return sql.begin(async (tx) => {
       const ids: string[] = [];

@@ -22,6 +22,7 @@ export const HealthReport = z
     version: z.string(),
     components: z.object({
       gateway: ComponentHealth,
+      bus: ComponentHealth,
       database: ComponentHealth,
       agent: ComponentHealth,
       call: ComponentHealth,
@@ -51,6 +52,13 @@ async function timed(probe: () => Promise<ComponentHealth['status']>): Promise<C
   }
 }
 
+/** The gateway's own link to the bus, without a round trip: a disconnected bus explains every timeout. */
+function busHealth(client: GatewayClient): ComponentHealth {
+  const state = client.bus.status?.() ?? 'connected';
+  if (state === 'connected') return { status: 'ok', latency_ms: 0 };
+  return { status: 'unreachable', latency_ms: 0, detail: `bus ${state}` };
+}
+
 /** Asks every service over the bus, and the gateway's own database, in parallel. */
 export async function checkHealth(
   client: GatewayClient,
@@ -71,7 +79,12 @@ export async function checkHealth(
     ServiceName,
     ComponentHealth
   >;
-  const components = { gateway: { status: 'ok' as const, latency_ms: 0 }, database, ...byName };
+  const components = {
+    gateway: { status: 'ok' as const, latency_ms: 0 },
+    bus: busHealth(client),
+    database,
+    ...byName,
+  };
   const allOk = Object.values(components).every((c) => c.status === 'ok');
   return { status: allOk ? 'ok' : 'degraded', version, components };
 }

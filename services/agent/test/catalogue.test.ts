@@ -145,7 +145,12 @@ describe('catalogue lookups', () => {
   it('returns undefined for an unknown industry', () => {
     expect(Catalogue.findIndustry('astrology')).toBeUndefined();
     expect(Catalogue.findIndustry('')).toBeUndefined();
-    expect(Catalogue.findIndustry('Real_Estate')).toBeUndefined();
+    expect(Catalogue.findIndustry('real estate agency')).toBeUndefined();
+  });
+
+  it('matches ids case-insensitively, as it does names', () => {
+    expect(Catalogue.findIndustry('Real_Estate')?.id).toBe('real_estate');
+    expect(Catalogue.findIndustry(' HEALTHCARE ')?.id).toBe('healthcare');
   });
 
   it('lists an industry’s own agent types followed by the general ones', () => {

@@ -1,11 +1,6 @@
-import { type ServiceDeps, type ServiceHandle, serveHealth, unsubscribeAll } from '@voice/shared';
+import { defineService, type ServiceDeps, type ServiceHandle, serveHealth } from '@voice/shared';
 
 /** The webhook service. Issue 2 gives it its schema, its place on the bus and its health answer. */
 export function createWebhookService(deps: ServiceDeps): ServiceHandle {
-  const subscriptions = [serveHealth(deps, 'webhook')];
-  return {
-    name: 'webhook',
-    start: async () => {},
-    stop: () => unsubscribeAll(subscriptions),
-  };
+  return defineService({ name: 'webhook', subscriptions: [serveHealth(deps, 'webhook')] });
 }

@@ -1,12 +1,14 @@
 import type { Logger } from '../log';
 import { BusNoRespondersError, BusTimeoutError } from './errors';
+import { answerRequest, runListener } from './handlers';
+import { DurableStreams } from './in-process/durable';
 import { subjectMatches } from './subject-match';
 import type {
   Bus,
   BusHeaders,
   BusMessage,
+  BusStatus,
   ConsumeOptions,
-  DurableMessage,
   Listener,
   PublishDurableOptions,
   RequestOptions,
@@ -14,8 +16,7 @@ import type {
   StreamDefinition,
   Subscription,
 } from './types';
-import { HEADER } from './types';
-import { decode, decodeReply, encode, encodeFailure, encodeSuccess } from './wire';
+import { decode, decodeReply, encode, encodeSuccess } from './wire';
 
 interface Handler {
   subject: string;
@@ -25,52 +26,38 @@ interface Handler {
   run: (msg: BusMessage, reply?: (body: string) => void) => Promise<void>;
 }
 
-interface ConsumerReplica {
-  options: ConsumeOptions;
-  inFlight: number;
+export interface InProcessBusOptions {
+  requestTimeoutMs: number;
+  log: Logger;
+  /** Durable events kept per stream for consumers that register later (default 10 000). */
+  retainedPerStream?: number;
 }
-
-interface ConsumerGroup {
-  stream: string;
-  durable: string;
-  subjects: string[];
-  replicas: ConsumerReplica[];
-  next: number;
-  backlog: Delivery[];
-}
-
-interface Delivery {
-  message: DurableMessage;
-  done: () => void;
-}
-
-interface PendingEvent {
-  promise: Promise<void>;
-  seenAt: number;
-}
-
-/** How long a msgId is remembered for duplicate detection (JetStream's default window). */
-const DUPLICATE_WINDOW_MS = 120_000;
 
 /**
- * The embedded default's bus: same semantics as NATS within one process. Payloads go through
- * JSON both ways so nothing passes here that would not pass over the wire.
- *
- * Durable events resolve only once every durable consumer of the stream has acked them; the
- * outbox relay marks an event sent only then, so a crash at any point leaves it to be re-relayed.
+ * The embedded default's bus: same semantics as NATS within one process (one contract suite runs
+ * against both). Payloads go through JSON both ways so nothing passes here that would not pass
+ * over the wire. Durable streams and consumers live in `DurableStreams`, which says where they
+ * differ from JetStream (memory only; publishDurable waits for the consumers' acks).
  */
 export class InProcessBus implements Bus {
   readonly kind = 'in-process' as const;
   private readonly handlers = new Set<Handler>();
   private readonly roundRobin = new Map<string, number>();
-  private readonly streams = new Map<string, StreamDefinition>();
-  private readonly consumers = new Map<string, ConsumerGroup>();
-  private readonly recentEvents = new Map<string, PendingEvent>();
   private readonly inFlight = new Set<Promise<unknown>>();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly durable: DurableStreams;
   private closed = false;
 
-  constructor(private readonly options: { requestTimeoutMs: number; log: Logger }) {}
+  constructor(private readonly options: InProcessBusOptions) {
+    this.durable = new DurableStreams({
+      log: options.log,
+      track: (work) => this.track(work),
+      ...(options.retainedPerStream === undefined ? {} : { retainedPerStream: options.retainedPerStream }),
+    });
+  }
+
+  status(): BusStatus {
+    return this.closed ? 'closed' : 'connected';
+  }
 
   async request(subject: string, data: unknown, options: RequestOptions = {}): Promise<unknown> {
     this.assertOpen();
@@ -96,22 +83,13 @@ export class InProcessBus implements Bus {
   }
 
   respond(subject: string, responder: Responder, options: { queue?: string } = {}): Subscription {
-    const log = this.options.log;
     return this.add({
       subject,
       queue: options.queue,
       responds: true,
       run: async (msg, reply) => {
-        try {
-          const data = await responder(msg);
-          reply?.(encodeSuccess(data).body);
-        } catch (error) {
-          const failure = encodeFailure(error);
-          if (failure.errorCode === 'INTERNAL') {
-            log.error({ err: error, subject, request_id: msg.headers[HEADER.requestId] }, 'responder failed');
-          }
-          reply?.(failure.body);
-        }
+        const answer = await answerRequest(responder, msg, subject, this.options.log);
+        reply?.(answer.body);
       },
     });
   }
@@ -122,136 +100,41 @@ export class InProcessBus implements Bus {
   }
 
   subscribe(subject: string, listener: Listener, options: { queue?: string } = {}): Subscription {
-    const log = this.options.log;
     return this.add({
       subject,
       queue: options.queue,
       responds: false,
-      run: async (msg) => {
-        try {
-          await listener(msg);
-        } catch (error) {
-          log.error({ err: error, subject: msg.subject }, 'subscriber failed');
-        }
-      },
+      run: (msg) => runListener(listener, msg, this.options.log),
     });
   }
 
   async ensureStream(stream: StreamDefinition): Promise<void> {
-    this.streams.set(stream.name, stream);
+    this.assertOpen();
+    this.durable.ensureStream(stream);
   }
 
   publishDurable(subject: string, data: unknown, options: PublishDurableOptions): Promise<void> {
     // Not async (a duplicate must return the first publish's promise), so fail as a rejection.
     if (this.closed) return Promise.reject(new BusNoRespondersError(subject));
-    const stream = [...this.streams.values()].find((s) => s.subjects.some((p) => subjectMatches(p, subject)));
-    if (!stream) return Promise.reject(new BusNoRespondersError(subject));
-    this.forgetOldEvents();
-    const key = `${stream.name}\u0000${options.msgId}`;
-    const known = this.recentEvents.get(key);
-    if (known) return known.promise;
     const message = this.message(subject, data, options.headers);
-    const groups = [...this.consumers.values()].filter(
-      (g) => g.stream === stream.name && g.subjects.some((p) => subjectMatches(p, subject)),
-    );
-    const promise = Promise.all(
-      groups.map(
-        (group) =>
-          new Promise<void>((done) => {
-            this.enqueue(group, { message: { ...message, id: options.msgId, deliveryCount: 1 }, done });
-          }),
-      ),
-    ).then(() => undefined);
-    this.recentEvents.set(key, { promise, seenAt: Date.now() });
-    this.fanOut(message);
-    return promise;
+    const outcome = this.durable.publish(message, options.msgId);
+    // Plain subscribers see every publish, duplicates included, as core NATS subscribers do.
+    if (this.durable.accepts(subject)) this.fanOut(message);
+    return outcome;
   }
 
+  /** Registers the consumer synchronously, before the returned promise settles. */
   async consume(options: ConsumeOptions): Promise<Subscription> {
     this.assertOpen();
-    await this.ensureStream(options.stream);
-    const key = `${options.stream.name}\u0000${options.durable}`;
-    let group = this.consumers.get(key);
-    if (!group) {
-      group = {
-        stream: options.stream.name,
-        durable: options.durable,
-        subjects: options.subjects,
-        replicas: [],
-        next: 0,
-        backlog: [],
-      };
-      this.consumers.set(key, group);
-    }
-    const replica: ConsumerReplica = { options, inFlight: 0 };
-    group.replicas.push(replica);
-    this.drain(group);
-    const owner = group;
-    return {
-      unsubscribe: async () => {
-        owner.replicas = owner.replicas.filter((r) => r !== replica);
-      },
-    };
+    return this.durable.consume(options);
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
+    this.durable.close();
     this.handlers.clear();
     await Promise.allSettled([...this.inFlight]);
-  }
-
-  private enqueue(group: ConsumerGroup, delivery: Delivery): void {
-    group.backlog.push(delivery);
-    this.drain(group);
-  }
-
-  /** Hands backlog to replicas round-robin, respecting each replica's in-flight limit. */
-  private drain(group: ConsumerGroup): void {
-    while (group.backlog.length > 0 && !this.closed) {
-      const replica = this.freeReplica(group);
-      if (!replica) return;
-      const delivery = group.backlog.shift()!;
-      replica.inFlight++;
-      const run = this.deliver(group, replica, delivery);
-      this.track(run);
-    }
-  }
-
-  private freeReplica(group: ConsumerGroup): ConsumerReplica | undefined {
-    for (let i = 0; i < group.replicas.length; i++) {
-      const index = (group.next + i) % group.replicas.length;
-      const replica = group.replicas[index]!;
-      if (replica.inFlight < (replica.options.maxInFlight ?? 256)) {
-        group.next = index + 1;
-        return replica;
-      }
-    }
-    return undefined;
-  }
-
-  private async deliver(group: ConsumerGroup, replica: ConsumerReplica, delivery: Delivery): Promise<void> {
-    const message = { ...delivery.message, data: decode(encode(delivery.message.data)) };
-    try {
-      await replica.options.handler(message);
-      delivery.done();
-    } catch (error) {
-      const count = delivery.message.deliveryCount;
-      const delay = replica.options.retryDelayMs?.(count) ?? Math.min(30_000, 250 * 2 ** (count - 1));
-      this.options.log.warn(
-        { err: error, subject: message.subject, event_id: message.id, delivery: count, retry_in_ms: delay },
-        'durable handler failed; redelivering',
-      );
-      const timer = setTimeout(() => {
-        this.timers.delete(timer);
-        this.enqueue(group, { ...delivery, message: { ...delivery.message, deliveryCount: count + 1 } });
-      }, delay);
-      this.timers.add(timer);
-    } finally {
-      replica.inFlight--;
-      this.drain(group);
-    }
+    this.durable.finish();
   }
 
   private fanOut(message: BusMessage): void {
@@ -306,17 +189,9 @@ export class InProcessBus implements Bus {
     return { subject: message.subject, data: decode(encode(message.data)), headers: { ...message.headers } };
   }
 
-  private track<T>(promise: Promise<T>): void {
+  private track(promise: Promise<unknown>): void {
     this.inFlight.add(promise);
     void promise.finally(() => this.inFlight.delete(promise));
-  }
-
-  private forgetOldEvents(): void {
-    const cutoff = Date.now() - DUPLICATE_WINDOW_MS;
-    for (const [key, event] of this.recentEvents) {
-      if (event.seenAt >= cutoff) break;
-      this.recentEvents.delete(key);
-    }
   }
 
   private assertOpen(): void {

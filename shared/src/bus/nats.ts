@@ -1,17 +1,14 @@
 import { type JetStreamClient, type JetStreamManager, jetstream, jetstreamManager } from '@nats-io/jetstream';
-import {
-  connect,
-  type Msg,
-  type NatsConnection,
-  type Subscription as NatsSubscription,
-} from '@nats-io/transport-node';
+import type { Msg, NatsConnection, Subscription as NatsSubscription } from '@nats-io/transport-node';
 import { AppError } from '../errors';
 import type { Logger } from '../log';
 import { BusNoRespondersError } from './errors';
+import { answerRequest, runListener } from './handlers';
+import { ConnectionState, connectWithRetry } from './nats/connection';
 import { DurableConsumer } from './nats/consumer';
 import { mapNatsError } from './nats/errors';
 import { fromNatsHeaders, toNatsHeaders } from './nats/headers';
-import { InFlight, withDeadline } from './nats/in-flight';
+import { InFlight } from './nats/in-flight';
 import { Naming } from './nats/naming';
 import { ensureStream } from './nats/streams';
 import { subjectMatches } from './subject-match';
@@ -19,6 +16,7 @@ import type {
   Bus,
   BusHeaders,
   BusMessage,
+  BusStatus,
   ConsumeOptions,
   Listener,
   PublishDurableOptions,
@@ -27,18 +25,11 @@ import type {
   StreamDefinition,
   Subscription,
 } from './types';
-import { HEADER } from './types';
-import {
-  decode,
-  decodeReply,
-  type EncodedReply,
-  ERROR_HEADER,
-  encode,
-  encodeFailure,
-  encodeSuccess,
-} from './wire';
+import { waitAtMost } from './wait';
+import { decode, decodeReply, type EncodedReply, ERROR_HEADER, encode, encodeFailure } from './wire';
 
 const DRAIN_DEADLINE_MS = 5_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 
 export interface NatsBusOptions {
   servers: string;
@@ -48,12 +39,20 @@ export interface NatsBusOptions {
   prefix: string;
   requestTimeoutMs: number;
   log: Logger;
+  /**
+   * Longest wait for the first connection, retrying while NATS is unreachable (default 30 s);
+   * after that start-up fails naming the address.
+   */
+  connectTimeoutMs?: number;
+  /** Gives up connecting at once (a shutdown signal during start-up). */
+  signal?: AbortSignal;
 }
 
 /**
  * The bus over NATS: core request/reply and pub/sub, JetStream for durable events. Behaves as
- * InProcessBus does (one contract suite runs against both), except that JetStream keeps
- * durable events for consumers that start later.
+ * InProcessBus does (one contract suite runs against both). While the server is unreachable,
+ * requests and durable publishes fail at once with BusNoRespondersError (503) rather than after
+ * their timeout; the connection keeps reconnecting, and subscriptions resume when it is back.
  */
 export class NatsBus implements Bus {
   readonly kind = 'nats' as const;
@@ -61,9 +60,8 @@ export class NatsBus implements Bus {
   private readonly subscriptions = new Set<NatsSubscription>();
   private readonly consumers = new Set<DurableConsumer>();
   private readonly streams = new Map<string, StreamDefinition>();
-  private readonly statusLoop: Promise<void>;
+  private readonly connection: ConnectionState;
   private closing: Promise<void> | undefined;
-  private connected = true;
 
   private constructor(
     private readonly naming: Naming,
@@ -72,21 +70,18 @@ export class NatsBus implements Bus {
     private readonly jsm: JetStreamManager,
     private readonly options: NatsBusOptions,
   ) {
-    this.statusLoop = this.logStatus();
+    this.connection = new ConnectionState(nc, options.log.child({ nats: options.name }));
   }
 
   static async connect(options: NatsBusOptions): Promise<NatsBus> {
     // Built first so a bad prefix fails before any connection is made.
     const naming = new Naming(options.prefix);
-    const nc = await connect({
+    const nc = await connectWithRetry({
       servers: options.servers,
       name: options.name,
-      // Services must outlive any NATS outage; the default gives up after 10 attempts.
-      maxReconnectAttempts: -1,
-      reconnectTimeWait: 1_000,
-      // Notice a dead server within about a minute rather than the default six.
-      pingInterval: 20_000,
-      maxPingOut: 3,
+      log: options.log,
+      timeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      signal: options.signal,
     });
     try {
       const jsm = await jetstreamManager(nc);
@@ -97,14 +92,19 @@ export class NatsBus implements Bus {
     }
   }
 
+  status(): BusStatus {
+    return this.connection.status(this.closing !== undefined);
+  }
+
   async request(subject: string, data: unknown, options: RequestOptions = {}): Promise<unknown> {
-    this.assertOpen(subject);
+    this.assertReachable(subject);
     let reply: Msg;
     try {
-      reply = await this.nc.request(this.naming.subject(subject), encode(data), {
+      const sent = this.nc.request(this.naming.subject(subject), encode(data), {
         timeout: options.timeoutMs ?? this.options.requestTimeoutMs,
         headers: toNatsHeaders(options.headers),
       });
+      reply = await this.connection.failOnDisconnect(sent, subject);
     } catch (error) {
       throw mapNatsError(subject, error);
     }
@@ -134,12 +134,15 @@ export class NatsBus implements Bus {
 
   subscribe(subject: string, listener: Listener, options: { queue?: string } = {}): Subscription {
     return this.listen(subject, options.queue, async (msg) => {
+      let message: BusMessage;
       try {
-        await listener(this.toBusMessage(msg));
+        message = this.toBusMessage(msg);
       } catch (error) {
         const unprefixed = this.naming.unprefixSubject(msg.subject);
-        this.options.log.error({ err: error, subject: unprefixed }, 'subscriber failed');
+        this.options.log.error({ err: error, subject: unprefixed }, 'undecodable message dropped');
+        return;
       }
+      await runListener(listener, message, this.options.log);
     });
   }
 
@@ -150,7 +153,7 @@ export class NatsBus implements Bus {
   }
 
   async publishDurable(subject: string, data: unknown, options: PublishDurableOptions): Promise<void> {
-    this.assertOpen(subject);
+    this.assertReachable(subject);
     // Without a declared stream JetStream would answer "no responders" after its retries;
     // failing here is faster and catches a service that forgot ensureStream.
     const declared = [...this.streams.values()].some((s) =>
@@ -160,11 +163,12 @@ export class NatsBus implements Bus {
     // The stream drops a duplicate msgId, but plain subscribers still see the core message:
     // only durable consumers are protected, as the Bus contract promises.
     try {
-      const ack = await this.js.publish(this.naming.subject(subject), encode(data), {
+      const stored = this.js.publish(this.naming.subject(subject), encode(data), {
         msgID: options.msgId,
         headers: toNatsHeaders(options.headers),
         timeout: this.options.requestTimeoutMs,
       });
+      const ack = await this.connection.failOnDisconnect(stored, subject);
       if (ack.duplicate)
         this.options.log.debug({ subject, event_id: options.msgId }, 'duplicate event dropped');
     } catch (error) {
@@ -204,15 +208,15 @@ export class NatsBus implements Bus {
   private async shutdown(): Promise<void> {
     await Promise.allSettled([...this.consumers].map((c) => c.unsubscribe()));
     // Drains wait on the server: skipped during an outage, bounded if one starts mid-drain.
-    if (this.connected) {
+    if (this.connection.isConnected) {
       const subs = Promise.allSettled([...this.subscriptions].map((s) => s.drain()));
-      await withDeadline(subs, DRAIN_DEADLINE_MS);
+      await waitAtMost(subs, DRAIN_DEADLINE_MS);
     }
     // Handlers still need the connection to ack durable messages and send replies.
     await this.inFlight.settled();
-    if (this.connected) await withDeadline(this.nc.drain(), DRAIN_DEADLINE_MS);
+    if (this.connection.isConnected) await waitAtMost(this.nc.drain(), DRAIN_DEADLINE_MS);
     if (!this.nc.isClosed()) await this.nc.close();
-    await this.statusLoop;
+    await this.connection.ended();
   }
 
   /** Handlers run concurrently: a slow one never holds up the next message. */
@@ -249,18 +253,7 @@ export class NatsBus implements Bus {
     } catch {
       return encodeFailure(new AppError('BAD_REQUEST', 'Request body is not valid JSON'));
     }
-    try {
-      return encodeSuccess(await responder(request));
-    } catch (error) {
-      const failure = encodeFailure(error);
-      if (failure.errorCode === 'INTERNAL') {
-        this.options.log.error(
-          { err: error, subject, request_id: request.headers[HEADER.requestId] },
-          'responder failed',
-        );
-      }
-      return failure;
-    }
+    return answerRequest(responder, request, subject, this.options.log);
   }
 
   private toBusMessage(msg: Msg): BusMessage {
@@ -271,37 +264,13 @@ export class NatsBus implements Bus {
     };
   }
 
-  private async logStatus(): Promise<void> {
-    const log = this.options.log.child({ nats: this.options.name });
-    for await (const status of this.nc.status()) {
-      switch (status.type) {
-        case 'disconnect':
-          this.connected = false;
-          log.warn({ server: status.server }, 'NATS disconnected');
-          break;
-        case 'reconnect':
-          this.connected = true;
-          log.info({ server: status.server }, 'NATS reconnected');
-          break;
-        case 'ldm':
-          log.warn({ server: status.server }, 'NATS server entering lame duck mode');
-          break;
-        case 'staleConnection':
-          log.warn('NATS connection stale');
-          break;
-        case 'slowConsumer':
-          log.warn({ subject: status.sub.getSubject(), pending: status.pending }, 'NATS slow consumer');
-          break;
-        case 'error':
-          log.error({ err: status.error }, 'NATS server error');
-          break;
-        default:
-          break;
-      }
-    }
-  }
-
   private assertOpen(subject: string): void {
     if (this.closing || this.nc.isClosed()) throw new BusNoRespondersError(subject);
+  }
+
+  /** Open and connected now: during an outage a request could only wait out its timeout. */
+  private assertReachable(subject: string): void {
+    this.assertOpen(subject);
+    if (!this.connection.isConnected) throw this.connection.unavailable(subject);
   }
 }

@@ -72,6 +72,9 @@ export interface PublishDurableOptions {
 
 export type BusKind = 'nats' | 'in-process';
 
+/** The bus's own view of its connection; see `Bus.status`. */
+export type BusStatus = 'connected' | 'reconnecting' | 'closed';
+
 export interface Bus {
   readonly kind: BusKind;
   /** Request/reply. Throws BusTimeoutError, BusNoRespondersError, or the responder's AppError. */
@@ -94,4 +97,10 @@ export interface Bus {
   consume(options: ConsumeOptions): Promise<Subscription>;
   /** Drains subscriptions and closes; in-flight handlers finish first. */
   close(): Promise<void>;
+  /**
+   * Cheap and local (no round trip), for health reports: `reconnecting` while the NATS server is
+   * unreachable (requests and durable publishes then fail at once with BusNoRespondersError),
+   * `closed` once close() began. The in-process bus is `connected` until closed.
+   */
+  status?(): BusStatus;
 }

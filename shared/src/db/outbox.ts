@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type postgres from 'postgres';
 import type { Bus, BusHeaders, StreamDefinition } from '../bus/types';
+import { waitAtMost } from '../bus/wait';
 import type { EventOf } from '../contracts/events';
 import type { Logger } from '../log';
 import { assertIdentifier, type Sql, type TransactionSql, withDeadline } from './connect';
@@ -57,6 +58,8 @@ export interface OutboxRelayOptions {
   batchSize?: number;
   /** Longest wait for the bus to take one event; the claim lease outlasts it. */
   publishTimeoutMs?: number;
+  /** Longest wait in stop() for the batch in flight (default 2 s); see OutboxRelay.stop. */
+  stopTimeoutMs?: number;
   /** How long published rows are kept (for inspection) before deletion. */
   retentionMs?: number;
   /**
@@ -68,7 +71,10 @@ export interface OutboxRelayOptions {
 
 export interface OutboxRelay {
   /**
-   * Stops claiming and waits for the batch in flight (at most `publishTimeoutMs`). Stop relays
+   * Stops claiming and waits for the batch in flight, but at most `stopTimeoutMs` (2 s), well
+   * inside any shutdown budget. Publishes still unconfirmed then are abandoned: their rows keep
+   * their claim lease, so once it expires this or another relay publishes them again with the
+   * same msgId (at least once: the bus and the consumers' inbox drop the duplicate). Stop relays
    * before their bus and consumers: the in-process bus only confirms once consumers acked.
    */
   stop(): Promise<void>;
@@ -108,6 +114,7 @@ class Relay implements OutboxRelay {
   private readonly schema: string;
   private readonly batchSize: number;
   private readonly publishTimeoutMs: number;
+  private readonly stopTimeoutMs: number;
   private running = true;
   private wakeRequested = false;
   private wakeUp: (() => void) | undefined;
@@ -119,6 +126,7 @@ class Relay implements OutboxRelay {
     this.schema = assertIdentifier(options.schema);
     this.batchSize = options.batchSize ?? 100;
     this.publishTimeoutMs = options.publishTimeoutMs ?? 30_000;
+    this.stopTimeoutMs = options.stopTimeoutMs ?? 2_000;
   }
 
   async start(): Promise<void> {
@@ -140,7 +148,14 @@ class Relay implements OutboxRelay {
   async stop(): Promise<void> {
     this.running = false;
     this.wakeUp?.();
-    await this.loopDone;
+    if (!(await waitAtMost(this.loopDone, this.stopTimeoutMs))) {
+      // The loop finishes on its own (its publishes time out at the latest); until then it may
+      // still mark rows published, which is right, or fail to, which leaves them leased.
+      this.options.log.info(
+        { schema: this.schema, waited_ms: this.stopTimeoutMs },
+        'outbox relay stopped with publishes unconfirmed; their rows are relayed again after the lease',
+      );
+    }
     await this.listener?.unlisten().catch(() => undefined);
   }
 
@@ -157,7 +172,9 @@ class Relay implements OutboxRelay {
         claimed = await this.relayBatch();
         await this.cleanupIfDue();
       } catch (error) {
-        this.options.log.warn({ err: error, schema: this.options.schema }, 'outbox relay pass failed');
+        // After stop() gave up waiting, the pool may be closing under an abandoned pass.
+        const level = this.running ? 'warn' : 'debug';
+        this.options.log[level]({ err: error, schema: this.options.schema }, 'outbox relay pass failed');
       }
       // A full batch means more may be waiting: go again at once.
       if (claimed < this.batchSize) await this.sleep(this.options.pollIntervalMs ?? 1000);
@@ -220,7 +237,7 @@ class Relay implements OutboxRelay {
   /** Shortens the lease of a failed row to a backoff, so it is retried sooner than the full lease. */
   private async release(row: OutboxRow, error: unknown): Promise<void> {
     const delayMs = Math.min(60_000, 1000 * 2 ** Math.min(row.attempts - 1, 10));
-    this.options.log.warn(
+    this.options.log[this.running ? 'warn' : 'debug'](
       {
         err: error,
         schema: this.options.schema,

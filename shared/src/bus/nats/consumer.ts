@@ -1,12 +1,13 @@
 import type { ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg } from '@nats-io/jetstream';
 import type { Logger } from '../../log';
+import { DEFAULT_MAX_IN_FLIGHT, retryDelayFor } from '../durable-policy';
 import type { ConsumeOptions, DurableMessage, Subscription } from '../types';
 import { decode } from '../wire';
 import { fromNatsHeaders, MSG_ID_HEADER } from './headers';
 import type { InFlight } from './in-flight';
 import { Slots } from './in-flight';
 import type { Naming } from './naming';
-import { DEFAULT_MAX_IN_FLIGHT, ensureConsumer } from './streams';
+import { ensureConsumer } from './streams';
 
 export interface ConsumerDeps {
   js: JetStreamClient;
@@ -16,10 +17,6 @@ export interface ConsumerDeps {
   inFlight: InFlight;
   /** Re-declares the stream; called before recreating a consumer that went missing. */
   ensureStream: () => Promise<void>;
-}
-
-export function defaultRetryDelayMs(deliveryCount: number): number {
-  return Math.min(30_000, 250 * 2 ** (deliveryCount - 1));
 }
 
 const RESTART_DELAY_MS = [100, 500, 1_000, 2_000, 5_000];
@@ -133,7 +130,7 @@ export class DurableConsumer implements Subscription {
     } catch (error) {
       const count = message.deliveryCount;
       // A plain nak ignores the consumer's backoff list: the delay must be given here.
-      const delay = (this.options.retryDelayMs ?? defaultRetryDelayMs)(count);
+      const delay = retryDelayFor(this.options, count);
       this.log.warn(
         { err: error, subject: message.subject, event_id: message.id, delivery: count, retry_in_ms: delay },
         'durable handler failed; redelivering',

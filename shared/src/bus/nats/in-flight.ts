@@ -35,19 +35,3 @@ export class Slots {
     else this.used--;
   }
 }
-
-/** Waits for `work` but no longer than `ms`; the work itself is not cancelled. */
-export async function withDeadline(work: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-  });
-  await Promise.race([
-    work.then(
-      () => undefined,
-      () => undefined,
-    ),
-    deadline,
-  ]);
-  clearTimeout(timer);
-}

@@ -8,13 +8,11 @@ import {
   type StreamConfig,
 } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
+import { DEFAULT_MAX_IN_FLIGHT, duplicateWindowMs } from '../durable-policy';
 import type { ConsumeOptions, StreamDefinition } from '../types';
 import type { Naming } from './naming';
 
-/** JetStream's own default; the server refuses a window longer than the stream's max age. */
-const DUPLICATE_WINDOW_MS = 120_000;
 const DEFAULT_ACK_WAIT_MS = 30_000;
-export const DEFAULT_MAX_IN_FLIGHT = 256;
 
 /** "stream name already in use with a different configuration" */
 const STREAM_NAME_EXISTS = 10058;
@@ -29,13 +27,11 @@ export function streamConfig(
   naming: Naming,
   stream: StreamDefinition,
 ): Partial<StreamConfig> & { name: string } {
-  const duplicateWindowMs =
-    stream.maxAgeMs > 0 ? Math.min(DUPLICATE_WINDOW_MS, stream.maxAgeMs) : DUPLICATE_WINDOW_MS;
   return {
     name: naming.stream(stream.name),
     subjects: stream.subjects.map((s) => naming.subject(s)),
     max_age: nanos(stream.maxAgeMs),
-    duplicate_window: nanos(duplicateWindowMs),
+    duplicate_window: nanos(duplicateWindowMs(stream)),
     storage: StorageType.File,
   };
 }

@@ -1,0 +1,200 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { BusNoRespondersError, NatsBus, type StreamDefinition } from '../src/bus';
+import { AppError } from '../src/errors';
+import { createLogger } from '../src/log';
+import { infraModes } from '../testing';
+
+/**
+ * Outages need a NATS server of our own to kill and restart, so these run in the `nats` mode
+ * only, and only where the nats-server binary is installed (required under REQUIRE_INFRA=1).
+ */
+const BINARY = process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server';
+const hasBinary = existsSync(BINARY);
+const required = process.env.REQUIRE_INFRA === '1';
+const log = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', name: 'bus-nats-outage-test' });
+const EVENTS: StreamDefinition = { name: 'OUTAGE', subjects: ['evt.>'], maxAgeMs: 60_000 };
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+interface NatsServer {
+  stop(): Promise<void>;
+}
+
+async function startNatsServer(port: number, storeDir: string): Promise<NatsServer> {
+  const child: ChildProcess = spawn(BINARY, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await vi.waitFor(
+    () => {
+      if (child.exitCode !== null) throw new Error(`nats-server exited:\n${output}`);
+      expect(output).toContain('Server is ready');
+    },
+    { timeout: 10_000, interval: 20 },
+  );
+  return {
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+async function failure(promise: Promise<unknown>): Promise<AppError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
+}
+
+describe.runIf(infraModes().includes('nats') && (hasBinary || required))(
+  'NatsBus during a NATS outage',
+  () => {
+    let storeDir: string;
+    const servers: NatsServer[] = [];
+    const buses: NatsBus[] = [];
+
+    beforeAll(async () => {
+      if (!hasBinary) throw new Error(`REQUIRE_INFRA=1 but ${BINARY} is missing (set NATS_SERVER_BIN)`);
+      storeDir = await mkdtemp(path.join(tmpdir(), 'voice-nats-outage-'));
+    });
+    afterEach(async () => {
+      await Promise.all(buses.splice(0).map((bus) => bus.close()));
+      await Promise.all(servers.splice(0).map((server) => server.stop()));
+    });
+    afterAll(async () => {
+      if (storeDir) await rm(storeDir, { recursive: true, force: true });
+    });
+
+    async function server(port: number, name: string): Promise<NatsServer> {
+      const started = await startNatsServer(port, path.join(storeDir, name));
+      servers.push(started);
+      return started;
+    }
+
+    function connectBus(port: number, connectTimeoutMs: number): Promise<NatsBus> {
+      return NatsBus.connect({
+        servers: `nats://127.0.0.1:${port}`,
+        name: 'bus-nats-outage',
+        prefix: '',
+        requestTimeoutMs: 5_000,
+        log,
+        connectTimeoutMs,
+      }).then((bus) => {
+        buses.push(bus);
+        return bus;
+      });
+    }
+
+    it('fails fast with 503 while NATS is down, and works again once it is back', async () => {
+      const port = await freePort();
+      const first = await server(port, 'restart');
+      const bus = await connectBus(port, 2_000);
+      bus.respond('svc.echo', async (msg) => msg.data);
+      bus.respond('svc.slow', () => sleep(2_000).then(() => 'late'));
+      await bus.ensureStream(EVENTS);
+      await expect(bus.request('svc.echo', 'before')).resolves.toBe('before');
+      await expect(bus.publishDurable('evt.a', {}, { msgId: 'before' })).resolves.toBeUndefined();
+      expect(bus.status()).toBe('connected');
+
+      // A request already waiting when the server dies fails at once, not after its 10 s.
+      let failedAt = 0;
+      const waiting = failure(bus.request('svc.slow', {}, { timeoutMs: 10_000 })).finally(() => {
+        failedAt = performance.now();
+      });
+      await sleep(100);
+      let started = performance.now();
+      await first.stop();
+      expect(await waiting).toBeInstanceOf(BusNoRespondersError);
+      expect(failedAt - started).toBeLessThan(1_500);
+      await vi.waitFor(() => expect(bus.status()).toBe('reconnecting'), { timeout: 5_000, interval: 10 });
+
+      // While it is down: 503 at once for requests and durable publishes.
+      started = performance.now();
+      const request = await failure(bus.request('svc.echo', 'during', { timeoutMs: 5_000 }));
+      expect(request).toBeInstanceOf(BusNoRespondersError);
+      expect(request).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503 });
+      const publish = await failure(bus.publishDurable('evt.a', {}, { msgId: 'during' }));
+      expect(publish).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503 });
+      expect(performance.now() - started).toBeLessThan(200);
+
+      // Back on the same port (and store): the bus reconnects and its responders answer again.
+      await server(port, 'restart');
+      await vi.waitFor(() => expect(bus.status()).toBe('connected'), { timeout: 10_000, interval: 20 });
+      await vi.waitFor(
+        () => expect(bus.request('svc.echo', 'after', { timeoutMs: 1_000 })).resolves.toBe('after'),
+        {
+          timeout: 5_000,
+          interval: 100,
+        },
+      );
+      await expect(bus.publishDurable('evt.a', {}, { msgId: 'after' })).resolves.toBeUndefined();
+    }, 40_000);
+
+    it('keeps retrying the first connection while NATS is not up yet', async () => {
+      const port = await freePort();
+      const connecting = connectBus(port, 10_000);
+      await sleep(1_500);
+      await server(port, 'late-start');
+      const bus = await connecting;
+      expect(bus.status()).toBe('connected');
+      bus.respond('svc.echo', async (msg) => msg.data);
+      await expect(bus.request('svc.echo', 'hello')).resolves.toBe('hello');
+    }, 20_000);
+
+    it('gives up on a wrong address within the connect timeout, naming the address', async () => {
+      const port = await freePort();
+      const started = performance.now();
+      await expect(connectBus(port, 2_000)).rejects.toThrow(
+        new RegExp(`could not connect to NATS at nats://127\\.0\\.0\\.1:${port} within 2000 ms`),
+      );
+      const elapsed = performance.now() - started;
+      expect(elapsed).toBeGreaterThanOrEqual(1_900);
+      expect(elapsed).toBeLessThan(4_000);
+    });
+
+    it('stops connecting at once when start-up is abandoned', async () => {
+      const port = await freePort();
+      const abort = new AbortController();
+      const connecting = NatsBus.connect({
+        servers: `nats://127.0.0.1:${port}`,
+        name: 'bus-nats-outage',
+        prefix: '',
+        requestTimeoutMs: 5_000,
+        log,
+        connectTimeoutMs: 30_000,
+        signal: abort.signal,
+      });
+      await sleep(300);
+      const started = performance.now();
+      abort.abort(new Error('SIGTERM'));
+      await expect(connecting).rejects.toThrow();
+      expect(performance.now() - started).toBeLessThan(1_000);
+    });
+  },
+);
