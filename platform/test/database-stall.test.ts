@@ -60,6 +60,10 @@ describe('a stalled database', () => {
       expect(health.status).toBe(200);
       expect(health.body.data.status).toBe('degraded');
       expect(health.body.data.components.database?.status).not.toBe('ok');
+      // Each service bounds its own database probe, so it answers "degraded" instead of timing out.
+      for (const service of ['agent', 'call', 'campaign', 'webhook']) {
+        expect(health.body.data.components[service]?.status, service).toBe('degraded');
+      }
       const voices = await api(t.url, 'GET', '/v1/voices');
       expect(voices.status).toBe(200);
       expect(voices.headers.get('x-ratelimit-limit')).toBe('300');

@@ -1,60 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  callRpc,
-  createLogger,
-  defineService,
-  HEALTH,
-  HEALTH_DATABASE_DEADLINE_MS,
-  InProcessBus,
-  type Sql,
-  type Subscription,
-  serveHealth,
-} from '../src/index';
+import { createLogger, defineService, type Subscription } from '../src/index';
 
 const log = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', name: 'service-handle-test' });
-const ctx = { requestId: 'req-health' };
-
-/** A postgres.js stand-in whose every query answers with `outcome`. */
-function fakeSql(outcome: () => Promise<unknown>): Sql {
-  return (() => outcome()) as unknown as Sql;
-}
-
-describe('serveHealth', () => {
-  it('reports the database failing within about a second when it stalls', async () => {
-    const bus = new InProcessBus({ requestTimeoutMs: 5_000, log });
-    try {
-      serveHealth({ bus, log, sql: fakeSql(() => new Promise(() => {})) }, 'call');
-      const started = performance.now();
-      const reply = await callRpc(bus, HEALTH.call, {}, ctx);
-      const elapsed = performance.now() - started;
-      expect(reply).toMatchObject({ service: 'call', status: 'degraded', checks: { database: 'failing' } });
-      expect(elapsed).toBeGreaterThanOrEqual(HEALTH_DATABASE_DEADLINE_MS - 50);
-      expect(elapsed).toBeLessThan(HEALTH_DATABASE_DEADLINE_MS + 1_000);
-    } finally {
-      await bus.close();
-    }
-  });
-
-  it('reports ok when the database answers, failing at once when it refuses', async () => {
-    const bus = new InProcessBus({ requestTimeoutMs: 5_000, log });
-    try {
-      serveHealth({ bus, log, sql: fakeSql(async () => [{ '?column?': 1 }]) }, 'agent');
-      serveHealth({ bus, log, sql: fakeSql(() => Promise.reject(new Error('ECONNREFUSED'))) }, 'webhook');
-      await expect(callRpc(bus, HEALTH.agent, {}, ctx)).resolves.toMatchObject({
-        status: 'ok',
-        checks: { database: 'ok' },
-      });
-      const started = performance.now();
-      await expect(callRpc(bus, HEALTH.webhook, {}, ctx)).resolves.toMatchObject({
-        status: 'degraded',
-        checks: { database: 'failing' },
-      });
-      expect(performance.now() - started).toBeLessThan(500);
-    } finally {
-      await bus.close();
-    }
-  });
-});
 
 describe('defineService', () => {
   function recorder() {
