@@ -4,5 +4,6 @@ export * from './contracts/index';
 export * from './db/index';
 export * from './errors';
 export * from './log';
+export * from './net/index';
 export * from './service/index';
 export * from './validation';
