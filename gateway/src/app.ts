@@ -20,6 +20,7 @@ import { errorsPlugin, sendError } from './plugins/errors';
 import { openapiPlugin } from './plugins/openapi';
 import { RateLimiter } from './rate-limit/limiter';
 import { adminRoutes } from './routes/admin/accounts';
+import { agentRoutes } from './routes/v1/agents';
 import { discoveryRoutes } from './routes/v1/discovery';
 import { meRoutes } from './routes/v1/me';
 import { systemRoutes } from './routes/v1/system';
@@ -126,6 +127,7 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   await app.register(systemRoutes, deps);
   await app.register(discoveryRoutes, deps);
   await app.register(meRoutes, deps);
+  await app.register(agentRoutes, deps);
   if (options.adminToken) await app.register(adminRoutes, deps);
   for (const surface of options.surfaces ?? []) await app.register(surface, deps);
   await app.ready();

@@ -86,6 +86,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         bus: infrastructure.bus,
         sql: infrastructure.openSql(component),
         log: log.child({ service: component }),
+        config,
       };
       services.set(component, SERVICES[component].create(deps));
     }

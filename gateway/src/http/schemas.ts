@@ -1,7 +1,7 @@
 import { ErrorEnvelope } from '@voice/shared';
 import type { z } from 'zod';
 
-type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 503 | 504;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 503 | 504;
 
 const DESCRIPTIONS: Record<ErrorStatus, string> = {
   400: 'Bad request',

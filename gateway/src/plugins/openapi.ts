@@ -42,6 +42,7 @@ export const openapiPlugin = fp(
             name: 'Discovery',
             description: 'Public catalogue: industries, agent types, voices, languages, models',
           },
+          { name: 'Agents', description: 'Voice agents, their prompts and prompt versions' },
           { name: 'Admin', description: 'Operator API, enabled by ADMIN_TOKEN' },
         ],
       },

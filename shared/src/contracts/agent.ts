@@ -12,7 +12,8 @@ export const WebhookConfigInput = z
   .object({
     url: WebhookUrl,
     events: z.array(WebhookEventKind).min(1).default(['CALL_ENDED']),
-    secret: z.string().min(8).max(256).optional(),
+    /** Omitted on update: keep the current secret (it cannot be read back); `null`: remove it. */
+    secret: z.string().min(16, 'must be at least 16 characters').max(256).nullable().optional(),
   })
   .meta({ id: 'WebhookConfigUpdate' });
 export type WebhookConfigInput = z.infer<typeof WebhookConfigInput>;
@@ -80,7 +81,9 @@ export const UpdateAgentBody = z
     start_flow: z.string().trim().min(1).max(FLOW_MAX),
     end_flow: z.string().trim().min(1).max(FLOW_MAX),
     description: z.string().max(2_000).nullable(),
-    prompt: z.string().trim().min(1).max(PROMPT_MAX),
+    /** A custom prompt; `null` goes back to the generated one. */
+    prompt: z.string().trim().min(1).max(PROMPT_MAX).nullable(),
+    /** `null` removes the webhook. */
     webhook_config: WebhookConfigInput.nullable(),
   })
   .partial()

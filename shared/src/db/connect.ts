@@ -40,9 +40,11 @@ export function createSql(url: string, options: CreateSqlOptions): Sql {
 }
 
 /**
- * Bounds a database call. postgres.js `connect_timeout` covers opening a connection but not
- * waiting for a free pool slot, so a saturated pool would otherwise hang a request forever.
- * The underlying query keeps running; only the caller stops waiting.
+ * Bounds a database call: rejects with SERVICE_TIMEOUT (504) once `ms` pass. postgres.js
+ * `connect_timeout` covers opening a connection but not waiting for a free pool slot, so a
+ * saturated pool would otherwise hang a request forever. The underlying query keeps running;
+ * only the caller stops waiting. (To wait at most `ms` without failing, as shutdown does, use
+ * `waitAtMost` from the bus.)
  */
 export async function withDeadline<T>(promise: PromiseLike<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

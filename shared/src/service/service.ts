@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { serveRpc } from '../bus/rpc';
 import type { Bus, Subscription } from '../bus/types';
+import type { Config } from '../config';
 import { HEALTH, type ServiceName } from '../contracts/subjects';
 import { type Sql, withDeadline } from '../db/connect';
 import type { Logger } from '../log';
@@ -10,6 +11,8 @@ export interface ServiceDeps {
   bus: Bus;
   sql: Sql;
   log: Logger;
+  /** The parsed operator configuration (decisions.md, "Operator interface"). */
+  config: Config;
 }
 
 /**

@@ -1,0 +1,30 @@
+import { expect } from 'vitest';
+import type { TestPlatform } from './harness';
+import { api, type Envelope } from './http';
+
+export interface TestAccount {
+  accountId: string;
+  key: string;
+}
+
+/** A fresh account with one key (full access unless scopes are given), through the admin API. */
+export async function createAccount(
+  t: TestPlatform,
+  options: { plan?: string; scopes?: string[]; name?: string } = {},
+): Promise<TestAccount> {
+  const account = await api<Envelope<{ id: string }>>(t.url, 'POST', '/admin/accounts', {
+    key: t.adminToken,
+    body: { name: options.name ?? 'Test account', plan: options.plan ?? 'pro' },
+  });
+  expect(account.status).toBe(201);
+  return { accountId: account.body.data.id, key: await createKey(t, account.body.data.id, options.scopes) };
+}
+
+export async function createKey(t: TestPlatform, accountId: string, scopes?: string[]): Promise<string> {
+  const key = await api<Envelope<{ key: string }>>(t.url, 'POST', `/admin/accounts/${accountId}/api-keys`, {
+    key: t.adminToken,
+    body: scopes ? { scopes } : {},
+  });
+  expect(key.status).toBe(201);
+  return key.body.data.key;
+}

@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type Agent,
+  AppError,
+  type CreateAgentBody,
+  type PageOf,
+  type PageQuery,
+  type Sql,
+  type TransactionSql,
+  toPage,
+  type UpdateAgentBody,
+  type ValidationIssue,
+} from '@voice/shared';
+import { agentRepository } from '../db/agent-repository';
+import { type AgentRow, toAgent } from '../db/agent-rows';
+import { decidePrompt } from '../domain/agent-prompt';
+import { type ResolvedSettings, resolveSettings, type SettingsResult } from '../domain/agent-settings';
+import { resolveWebhook, type WebhookFields, type WebhookResult } from './webhook-settings';
+
+export interface AgentsOptions {
+  sql: Sql;
+  allowPrivateWebhooks: boolean;
+}
+
+function settingsOf(row: AgentRow): ResolvedSettings {
+  return {
+    agent_type: row.agent_type,
+    industry: row.industry,
+    language: row.language,
+    voice: row.voice,
+    ai_model: row.ai_model,
+  };
+}
+
+/** Both checks, every problem of both reported in one 422. */
+function validOrThrow(
+  settings: SettingsResult,
+  webhook: WebhookResult,
+): { settings: ResolvedSettings; webhook: WebhookFields } {
+  if (settings.ok && webhook.ok) return { settings: settings.settings, webhook: webhook.fields };
+  const issues: ValidationIssue[] = [
+    ...(settings.ok ? [] : settings.issues),
+    ...(webhook.ok ? [] : webhook.issues),
+  ];
+  throw AppError.validation(issues);
+}
+
+function webhookOf(row: AgentRow): WebhookFields {
+  return { webhook_url: row.webhook_url, webhook_events: row.webhook_events, webhook_secret: row.webhook_secret };
+}
+
+const NO_WEBHOOK: WebhookFields = { webhook_url: null, webhook_events: null, webhook_secret: null };
+
+/** Agents of one account: every read and write is scoped by the caller's account. */
+export class AgentsApp {
+  constructor(private readonly options: AgentsOptions) {}
+
+  get sql(): Sql {
+    return this.options.sql;
+  }
+
+  async create(accountId: string, body: CreateAgentBody): Promise<Agent> {
+    const { settings, webhook } = validOrThrow(
+      resolveSettings(body),
+      await resolveWebhook(body.webhook_config, NO_WEBHOOK, this.options.allowPrivateWebhooks),
+    );
+    const description = body.description ?? null;
+    const inputs = {
+      ...settings,
+      name: body.name,
+      description,
+      start_flow: body.start_flow,
+      end_flow: body.end_flow,
+    };
+    const prompt = decidePrompt(body.prompt, undefined, undefined, inputs);
+    const row = await agentRepository.insert(this.options.sql, accountId, {
+      id: randomUUID(),
+      name: body.name,
+      ...settings,
+      start_flow: body.start_flow,
+      end_flow: body.end_flow,
+      description,
+      ...prompt,
+      active_prompt_version_id: null,
+      ...webhook,
+    });
+    return toAgent(row);
+  }
+
+  async list(accountId: string, page: PageQuery): Promise<PageOf<Agent>> {
+    const { rows, total } = await agentRepository.page(this.options.sql, accountId, page);
+    return toPage(rows.map(toAgent), total, page);
+  }
+
+  async get(accountId: string, agentId: string): Promise<Agent> {
+    return toAgent(await this.require(this.options.sql, accountId, agentId));
+  }
+
+  /** Partial: omitted fields keep their value; a generated prompt follows the fields it is made from. */
+  async update(accountId: string, agentId: string, changes: UpdateAgentBody): Promise<Agent> {
+    return this.inTransaction(async (tx) => {
+      const row = await this.require(tx, accountId, agentId, { lock: true });
+      const { settings, webhook } = validOrThrow(
+        resolveSettings(changes, settingsOf(row)),
+        await resolveWebhook(changes.webhook_config, webhookOf(row), this.options.allowPrivateWebhooks),
+      );
+      const next = {
+        name: changes.name ?? row.name,
+        start_flow: changes.start_flow ?? row.start_flow,
+        end_flow: changes.end_flow ?? row.end_flow,
+        description: changes.description === undefined ? row.description : changes.description,
+      };
+      const prompt = decidePrompt(changes.prompt, row.prompt_source, row.prompt, { ...settings, ...next });
+      return toAgent(
+        await agentRepository.update(tx, accountId, agentId, { ...next, ...settings, ...prompt, ...webhook }),
+      );
+    });
+  }
+
+  /** The agent's calls keep their history: they live in the call service with their own copy. */
+  async delete(accountId: string, agentId: string): Promise<{ deleted: true }> {
+    if (!(await agentRepository.delete(this.options.sql, accountId, agentId)))
+      throw new AppError('AGENT_NOT_FOUND');
+    return { deleted: true };
+  }
+
+  async require(
+    db: Sql | TransactionSql,
+    accountId: string,
+    agentId: string,
+    options: { lock?: boolean } = {},
+  ): Promise<AgentRow> {
+    const row = await agentRepository.find(db, accountId, agentId, options);
+    if (!row) throw new AppError('AGENT_NOT_FOUND');
+    return row;
+  }
+
+  inTransaction<T>(work: (tx: TransactionSql) => Promise<T>): Promise<T> {
+    return this.options.sql.begin((tx) => work(tx)) as Promise<T>;
+  }
+}

@@ -1,0 +1,117 @@
+import type { PageQuery, Sql, TransactionSql } from '@voice/shared';
+import type { AgentRow, PromptVersionRow } from './agent-rows';
+
+type Db = Sql | TransactionSql;
+export type AgentFields = Omit<AgentRow, 'account_id' | 'created_at' | 'updated_at'>;
+
+const AGENT_COLUMNS = [
+  'id',
+  'account_id',
+  'name',
+  'agent_type',
+  'industry',
+  'language',
+  'voice',
+  'ai_model',
+  'start_flow',
+  'end_flow',
+  'description',
+  'prompt',
+  'prompt_source',
+  'active_prompt_version_id',
+  'webhook_url',
+  'webhook_events',
+  'webhook_secret',
+  'created_at',
+  'updated_at',
+] as const;
+
+/** The agent schema's SQL, always scoped by account: another account's row is simply not found. */
+export const agentRepository = {
+  async insert(db: Db, accountId: string, fields: AgentFields): Promise<AgentRow> {
+    const [row] = await db<AgentRow[]>`
+      INSERT INTO agent.agents ${db({ ...fields, account_id: accountId })}
+      RETURNING ${db(AGENT_COLUMNS)}`;
+    return row!;
+  },
+
+  async find(
+    db: Db,
+    accountId: string,
+    id: string,
+    options: { lock?: boolean } = {},
+  ): Promise<AgentRow | undefined> {
+    const [row] = options.lock
+      ? await db<AgentRow[]>`
+          SELECT ${db(AGENT_COLUMNS)} FROM agent.agents WHERE id = ${id} AND account_id = ${accountId} FOR UPDATE`
+      : await db<AgentRow[]>`
+          SELECT ${db(AGENT_COLUMNS)} FROM agent.agents WHERE id = ${id} AND account_id = ${accountId}`;
+    return row;
+  },
+
+  async page(db: Db, accountId: string, page: PageQuery): Promise<{ rows: AgentRow[]; total: number }> {
+    const rows = await db<(AgentRow & { total: number })[]>`
+      SELECT ${db(AGENT_COLUMNS)}, count(*) OVER ()::int AS total
+      FROM agent.agents WHERE account_id = ${accountId}
+      ORDER BY created_at DESC, id LIMIT ${page.page_size} OFFSET ${(page.page - 1) * page.page_size}`;
+    if (rows.length > 0) return { rows, total: rows[0]!.total };
+    const [count] = await db<
+      { n: number }[]
+    >`SELECT count(*)::int AS n FROM agent.agents WHERE account_id = ${accountId}`;
+    return { rows: [], total: count?.n ?? 0 };
+  },
+
+  async update(db: Db, accountId: string, id: string, fields: Partial<AgentFields>): Promise<AgentRow> {
+    const [row] = await db<AgentRow[]>`
+      UPDATE agent.agents SET ${db({ ...fields, updated_at: new Date() })}
+      WHERE id = ${id} AND account_id = ${accountId}
+      RETURNING ${db(AGENT_COLUMNS)}`;
+    return row!;
+  },
+
+  async delete(db: Db, accountId: string, id: string): Promise<boolean> {
+    const rows =
+      await db`DELETE FROM agent.agents WHERE id = ${id} AND account_id = ${accountId} RETURNING id`;
+    return rows.length > 0;
+  },
+};
+
+export const promptVersionRepository = {
+  async insert(db: Db, accountId: string, agentId: string, label: string | null, prompt: string, id: string) {
+    const [row] = await db<PromptVersionRow[]>`
+      INSERT INTO agent.prompt_versions (id, agent_id, account_id, version, label, prompt)
+      VALUES (${id}, ${agentId}, ${accountId},
+        (SELECT coalesce(max(version), 0) + 1 FROM agent.prompt_versions WHERE agent_id = ${agentId}),
+        ${label}, ${prompt})
+      RETURNING *`;
+    return row!;
+  },
+
+  async find(db: Db, accountId: string, agentId: string, id: string): Promise<PromptVersionRow | undefined> {
+    const [row] = await db<PromptVersionRow[]>`
+      SELECT * FROM agent.prompt_versions WHERE id = ${id} AND agent_id = ${agentId} AND account_id = ${accountId}`;
+    return row;
+  },
+
+  async page(db: Db, accountId: string, agentId: string, page: PageQuery) {
+    const rows = await db<(PromptVersionRow & { total: number })[]>`
+      SELECT *, count(*) OVER ()::int AS total FROM agent.prompt_versions
+      WHERE agent_id = ${agentId} AND account_id = ${accountId}
+      ORDER BY version DESC LIMIT ${page.page_size} OFFSET ${(page.page - 1) * page.page_size}`;
+    const total = rows[0]?.total ?? (await this.count(db, accountId, agentId));
+    return { rows, total };
+  },
+
+  async count(db: Db, accountId: string, agentId: string): Promise<number> {
+    const [row] = await db<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM agent.prompt_versions WHERE agent_id = ${agentId} AND account_id = ${accountId}`;
+    return row?.n ?? 0;
+  },
+
+  async delete(db: Db, accountId: string, agentId: string, id: string): Promise<boolean> {
+    const rows = await db`
+      DELETE FROM agent.prompt_versions WHERE id = ${id} AND agent_id = ${agentId} AND account_id = ${accountId}
+      RETURNING id`;
+    return rows.length > 0;
+  },
+};

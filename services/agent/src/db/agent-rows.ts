@@ -1,0 +1,70 @@
+import type { Agent, PromptVersion, WebhookEventKind } from '@voice/shared';
+
+/** An agents row as stored (the secret included: it never leaves the service). */
+export interface AgentRow {
+  id: string;
+  account_id: string;
+  name: string;
+  agent_type: string;
+  industry: string | null;
+  language: string;
+  voice: string;
+  ai_model: string;
+  start_flow: string;
+  end_flow: string;
+  description: string | null;
+  prompt: string;
+  prompt_source: 'generated' | 'custom';
+  active_prompt_version_id: string | null;
+  webhook_url: string | null;
+  webhook_events: WebhookEventKind[] | null;
+  webhook_secret: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface PromptVersionRow {
+  id: string;
+  agent_id: string;
+  account_id: string;
+  version: number;
+  label: string | null;
+  prompt: string;
+  created_at: Date;
+}
+
+export function toAgent(row: AgentRow): Agent {
+  return {
+    id: row.id,
+    name: row.name,
+    agent_type: row.agent_type,
+    industry: row.industry,
+    language: row.language,
+    voice: row.voice,
+    ai_model: row.ai_model,
+    start_flow: row.start_flow,
+    end_flow: row.end_flow,
+    description: row.description,
+    prompt: row.prompt,
+    prompt_source: row.prompt_source,
+    active_prompt_version_id: row.active_prompt_version_id,
+    webhook_config:
+      row.webhook_url && row.webhook_events
+        ? { url: row.webhook_url, events: row.webhook_events, has_secret: row.webhook_secret !== null }
+        : null,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+export function toPromptVersion(row: PromptVersionRow, activeId: string | null): PromptVersion {
+  return {
+    id: row.id,
+    agent_id: row.agent_id,
+    version: row.version,
+    label: row.label,
+    prompt: row.prompt,
+    is_active: row.id === activeId,
+    created_at: row.created_at.toISOString(),
+  };
+}
