@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger, defineService, type Subscription } from '../src/index';
-
-const log = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', name: 'service-handle-test' });
+import { defineService, type Subscription } from '../src/index';
 
 describe('defineService', () => {
   function recorder() {

@@ -46,7 +46,11 @@ function validOrThrow(
 }
 
 function webhookOf(row: AgentRow): WebhookFields {
-  return { webhook_url: row.webhook_url, webhook_events: row.webhook_events, webhook_secret: row.webhook_secret };
+  return {
+    webhook_url: row.webhook_url,
+    webhook_events: row.webhook_events,
+    webhook_secret: row.webhook_secret,
+  };
 }
 
 const NO_WEBHOOK: WebhookFields = { webhook_url: null, webhook_events: null, webhook_secret: null };
