@@ -1,34 +1,11 @@
+import type { Agent, PageOf as Page } from '@voice/shared';
 import { infraModes } from '@voice/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, createKey, type TestAccount } from '../../platform/test/support/accounts';
 import { startTestPlatform, type TestPlatform } from '../../platform/test/support/harness';
 import { api, type Envelope, type ErrorEnvelope } from '../../platform/test/support/http';
 
-interface Agent {
-  id: string;
-  name: string;
-  agent_type: string;
-  industry: string | null;
-  language: string;
-  voice: string;
-  ai_model: string;
-  start_flow: string;
-  end_flow: string;
-  description: string | null;
-  prompt: string;
-  prompt_source: 'generated' | 'custom';
-  active_prompt_version_id: string | null;
-  webhook_config: { url: string; events: string[]; has_secret: boolean } | null;
-}
 type Issues = { loc: (string | number)[]; msg: string; type: string }[];
-interface Page<T> {
-  items: T[];
-  page: number;
-  page_size: number;
-  total: number;
-  total_pages: number;
-  has_more: boolean;
-}
 
 const BASE = {
   name: 'Riley',
