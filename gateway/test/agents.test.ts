@@ -316,11 +316,11 @@ describe.each(infraModes())('agents (%s)', (mode) => {
   });
 });
 
-describe('webhook URLs when private addresses are not allowed', () => {
+describe.each(infraModes())('webhook URLs when private addresses are not allowed (%s)', (mode) => {
   let t: TestPlatform;
   let key: string;
   beforeAll(async () => {
-    t = await startTestPlatform('embedded', { config: { WEBHOOK_ALLOW_PRIVATE: false } });
+    t = await startTestPlatform(mode, { config: { WEBHOOK_ALLOW_PRIVATE: false } });
     key = (await createAccount(t)).key;
   });
   afterAll(async () => t?.stop());

@@ -43,6 +43,14 @@ describe('OpenAPI document and docs UI', () => {
       expect(doc.paths[path]?.get?.security, path).toEqual([]);
     }
     expect(doc.paths['/v1/me']?.get?.security).toEqual([{ bearerAuth: [] }]);
+    for (const [path, method] of [
+      ['/v1/agents', 'get'],
+      ['/v1/agents', 'post'],
+      ['/v1/agents/{agent_id}', 'patch'],
+      ['/v1/agents/{agent_id}/prompt-versions/{version_id}/restore', 'post'],
+    ] as const) {
+      expect(doc.paths[path]?.[method]?.security, `${method} ${path}`).toEqual([{ bearerAuth: [] }]);
+    }
   });
 
   it('is generated from the route schemas, including error responses and named components', () => {
