@@ -15,7 +15,13 @@ import { agentRepository } from '../db/agent-repository';
 import { type AgentRow, toAgent } from '../db/agent-rows';
 import { decidePrompt } from '../domain/agent-prompt';
 import { type ResolvedSettings, resolveSettings, type SettingsResult } from '../domain/agent-settings';
-import { resolveWebhook, type WebhookFields, type WebhookResult } from './webhook-settings';
+import {
+  applyWebhookChange,
+  checkWebhookChange,
+  NO_WEBHOOK,
+  type WebhookChange,
+  type WebhookFields,
+} from './webhook-settings';
 
 export interface AgentsOptions {
   sql: Sql;
@@ -35,12 +41,12 @@ function settingsOf(row: AgentRow): ResolvedSettings {
 /** Both checks, every problem of both reported in one 422. */
 function validOrThrow(
   settings: SettingsResult,
-  webhook: WebhookResult,
-): { settings: ResolvedSettings; webhook: WebhookFields } {
-  if (settings.ok && webhook.ok) return { settings: settings.settings, webhook: webhook.fields };
+  webhook: WebhookChange,
+): { settings: ResolvedSettings; webhook: Exclude<WebhookChange, { kind: 'invalid' }> } {
+  if (settings.ok && webhook.kind !== 'invalid') return { settings: settings.settings, webhook };
   const issues: ValidationIssue[] = [
     ...(settings.ok ? [] : settings.issues),
-    ...(webhook.ok ? [] : webhook.issues),
+    ...(webhook.kind === 'invalid' ? webhook.issues : []),
   ];
   throw AppError.validation(issues);
 }
@@ -53,8 +59,6 @@ function webhookOf(row: AgentRow): WebhookFields {
   };
 }
 
-const NO_WEBHOOK: WebhookFields = { webhook_url: null, webhook_events: null, webhook_secret: null };
-
 /** Agents of one account: every read and write is scoped by the caller's account. */
 export class AgentsApp {
   constructor(private readonly options: AgentsOptions) {}
@@ -66,7 +70,7 @@ export class AgentsApp {
   async create(accountId: string, body: CreateAgentBody): Promise<Agent> {
     const { settings, webhook } = validOrThrow(
       resolveSettings(body),
-      await resolveWebhook(body.webhook_config, NO_WEBHOOK, this.options.allowPrivateWebhooks),
+      await checkWebhookChange(body.webhook_config, this.options.allowPrivateWebhooks),
     );
     const description = body.description ?? null;
     const inputs = {
@@ -86,7 +90,7 @@ export class AgentsApp {
       description,
       ...prompt,
       active_prompt_version_id: null,
-      ...webhook,
+      ...applyWebhookChange(webhook, NO_WEBHOOK),
     });
     return toAgent(row);
   }
@@ -102,12 +106,10 @@ export class AgentsApp {
 
   /** Partial: omitted fields keep their value; a generated prompt follows the fields it is made from. */
   async update(accountId: string, agentId: string, changes: UpdateAgentBody): Promise<Agent> {
+    const webhookChange = await checkWebhookChange(changes.webhook_config, this.options.allowPrivateWebhooks);
     return this.inTransaction(async (tx) => {
       const row = await this.require(tx, accountId, agentId, { lock: true });
-      const { settings, webhook } = validOrThrow(
-        resolveSettings(changes, settingsOf(row)),
-        await resolveWebhook(changes.webhook_config, webhookOf(row), this.options.allowPrivateWebhooks),
-      );
+      const { settings, webhook } = validOrThrow(resolveSettings(changes, settingsOf(row)), webhookChange);
       const next = {
         name: changes.name ?? row.name,
         start_flow: changes.start_flow ?? row.start_flow,
@@ -115,9 +117,8 @@ export class AgentsApp {
         description: changes.description === undefined ? row.description : changes.description,
       };
       const prompt = decidePrompt(changes.prompt, row.prompt_source, row.prompt, { ...settings, ...next });
-      return toAgent(
-        await agentRepository.update(tx, accountId, agentId, { ...next, ...settings, ...prompt, ...webhook }),
-      );
+      const fields = { ...next, ...settings, ...prompt, ...applyWebhookChange(webhook, webhookOf(row)) };
+      return toAgent(await agentRepository.update(tx, accountId, agentId, fields));
     });
   }
 

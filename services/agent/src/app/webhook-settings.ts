@@ -2,36 +2,54 @@ import { checkWebhookUrl, type ValidationIssue, type WebhookConfigInput } from '
 import type { AgentRow } from '../db/agent-rows';
 
 export type WebhookFields = Pick<AgentRow, 'webhook_url' | 'webhook_events' | 'webhook_secret'>;
-export type WebhookResult = { ok: true; fields: WebhookFields } | { ok: false; issues: ValidationIssue[] };
 
-const NONE: WebhookFields = { webhook_url: null, webhook_events: null, webhook_secret: null };
+/** A requested webhook change, checked (DNS included) before any row is locked. */
+export type WebhookChange =
+  | { kind: 'keep' }
+  | { kind: 'remove' }
+  | { kind: 'set'; url: string; events: WebhookFields['webhook_events']; secret: string | null | undefined }
+  | { kind: 'invalid'; issues: ValidationIssue[] };
+
+export const NO_WEBHOOK: WebhookFields = { webhook_url: null, webhook_events: null, webhook_secret: null };
 
 /**
- * The stored webhook settings a request asks for. `null` removes the webhook; an omitted secret
- * keeps the current one (it cannot be read back to resend), `secret: null` removes it. The URL
- * must not name or resolve to a private address unless the operator allows it.
+ * Checks what a request asks of the webhook. The URL must not name or resolve to a private address
+ * unless the operator allows it; resolving can take seconds, so this runs outside any transaction.
  */
-export async function resolveWebhook(
+export async function checkWebhookChange(
   requested: WebhookConfigInput | null | undefined,
-  current: WebhookFields,
   allowPrivate: boolean,
-): Promise<WebhookResult> {
-  if (requested === undefined) return { ok: true, fields: current };
-  if (requested === null) return { ok: true, fields: NONE };
+): Promise<WebhookChange> {
+  if (requested === undefined) return { kind: 'keep' };
+  if (requested === null) return { kind: 'remove' };
   const verdict = await checkWebhookUrl(requested.url, { allowPrivate });
   if (!verdict.ok) {
     return {
-      ok: false,
+      kind: 'invalid',
       issues: [{ loc: ['body', 'webhook_config', 'url'], msg: verdict.reason, type: 'url_not_allowed' }],
     };
   }
-  const secret = requested.secret === undefined ? current.webhook_secret : requested.secret;
-  return {
-    ok: true,
-    fields: {
-      webhook_url: verdict.url,
-      webhook_events: [...new Set(requested.events)],
-      webhook_secret: secret,
-    },
-  };
+  return { kind: 'set', url: verdict.url, events: [...new Set(requested.events)], secret: requested.secret };
+}
+
+/**
+ * The stored fields after a change. An omitted secret keeps the current one (it cannot be read
+ * back to resend); `secret: null` removes it.
+ */
+export function applyWebhookChange(
+  change: Exclude<WebhookChange, { kind: 'invalid' }>,
+  current: WebhookFields,
+): WebhookFields {
+  switch (change.kind) {
+    case 'keep':
+      return current;
+    case 'remove':
+      return NO_WEBHOOK;
+    case 'set':
+      return {
+        webhook_url: change.url,
+        webhook_events: change.events,
+        webhook_secret: change.secret === undefined ? current.webhook_secret : change.secret,
+      };
+  }
 }
