@@ -19,10 +19,14 @@ import { chargeRequest, edgePlugin } from './plugins/edge';
 import { errorsPlugin, sendError } from './plugins/errors';
 import { openapiPlugin } from './plugins/openapi';
 import { RateLimiter } from './rate-limit/limiter';
+import { recordingLinks } from './recordings/links';
 import { adminRoutes } from './routes/admin/accounts';
 import { agentRoutes } from './routes/v1/agents';
+import { callRoutes } from './routes/v1/calls';
+import { callExportRoutes } from './routes/v1/calls-export';
 import { discoveryRoutes } from './routes/v1/discovery';
 import { meRoutes } from './routes/v1/me';
+import { recordingRoutes } from './routes/v1/recordings';
 import { systemRoutes } from './routes/v1/system';
 
 export const BODY_LIMIT_BYTES = 16 * 1024 * 1024;
@@ -37,6 +41,10 @@ export interface GatewayOptions {
   /** Fastify's trustProxy: false, a hop count, or proxy addresses/CIDRs. Never "trust everyone". */
   trustProxy?: false | number | string[];
   version?: string;
+  /** Key for recording links; every gateway and webhook instance must share it. */
+  recordingSecret: string;
+  /** Where clients reach this gateway (known only once it listens, for port 0). */
+  publicBaseUrl: () => string;
   /** Further API surfaces (GraphQL, tRPC, ...), registered after the core routes with the same deps. */
   surfaces?: FastifyPluginAsync<GatewayDeps>[];
 }
@@ -114,6 +122,8 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
     accounts: new AccountStore(options.sql),
     limiter,
     version: options.version ?? '1.0.0',
+    recordingSecret: options.recordingSecret,
+    recordings: recordingLinks(options.recordingSecret, options.publicBaseUrl),
   };
 
   await app.register(errorsPlugin);
@@ -128,6 +138,9 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   await app.register(discoveryRoutes, deps);
   await app.register(meRoutes, deps);
   await app.register(agentRoutes, deps);
+  await app.register(callRoutes, deps);
+  await app.register(callExportRoutes, deps);
+  await app.register(recordingRoutes, deps);
   if (options.adminToken) await app.register(adminRoutes, deps);
   for (const surface of options.surfaces ?? []) await app.register(surface, deps);
   await app.ready();

@@ -2,6 +2,7 @@ import type { Sql } from '@voice/shared';
 import type { AccountStore } from './auth/account-store';
 import type { GatewayClient } from './clients/gateway-client';
 import type { RateLimiter } from './rate-limit/limiter';
+import type { RecordingLinks } from './recordings/links';
 
 /** What the gateway's routes are given; built once by buildGateway. */
 export interface GatewayDeps {
@@ -10,4 +11,7 @@ export interface GatewayDeps {
   accounts: AccountStore;
   limiter: RateLimiter;
   version: string;
+  /** Signs recording links (shared with the webhook service through configuration). */
+  recordingSecret: string;
+  recordings: RecordingLinks;
 }

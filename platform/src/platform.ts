@@ -4,6 +4,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { type Component, componentsOf, GATEWAY_MIGRATIONS, type Role, SERVICES } from './components';
 import { ensureDevelopmentKey } from './dev-account';
 import { type Infrastructure, openInfrastructure, runStages, StartupCleanupError } from './infrastructure';
+import { recordingSecret } from './recording-secret';
 
 export interface RunningPlatform {
   role: Role;
@@ -103,6 +104,8 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         log: log.child({ service: 'gateway' }),
         adminToken: config.ADMIN_TOKEN,
         trustProxy: config.TRUST_PROXY,
+        recordingSecret: await recordingSecret(config, log),
+        publicBaseUrl: () => config.PUBLIC_BASE_URL ?? url ?? `http://${config.HOST}:${config.PORT}`,
         ...(options.surfaces ? { surfaces: options.surfaces } : {}),
       });
       if (options.embedded) devKey = await ensureDevelopmentKey(gateway.deps.accounts, config, log);

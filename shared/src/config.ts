@@ -28,6 +28,17 @@ export const ConfigSchema = z.object({
   WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(1).max(3_600_000).default(5000),
   /** Unset: false in production, true in the embedded default (decided by the composition root). */
   WEBHOOK_ALLOW_PRIVATE: booleanFlag.optional(),
+  /** How long a call service instance's claim on a live call lasts without renewal (takeover delay). */
+  CALL_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /** Grace after a call's longest plausible run before the reaper ends it as failed (timeout). */
+  CALL_STUCK_GRACE_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
+  /**
+   * Key that signs recording links; every gateway and webhook instance needs the same one.
+   * Unset in the embedded default: generated once and kept in DATA_DIR.
+   */
+  RECORDING_URL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Where clients reach the gateway, for absolute links (recordings); default: the listen address. */
+  PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BUS_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(5000),
   /** Prefix for every bus subject and stream; isolates tenants sharing one NATS (and test runs). */

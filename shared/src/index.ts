@@ -5,5 +5,6 @@ export * from './db/index';
 export * from './errors';
 export * from './log';
 export * from './net/index';
+export * from './recordings/index';
 export * from './service/index';
 export * from './validation';

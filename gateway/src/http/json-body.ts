@@ -51,11 +51,13 @@ function isPrototypePoisoning(key: string, value: unknown): boolean {
   );
 }
 
-/** The gateway's JSON body parser: malformed JSON and unsafe content are 422s naming the problem. */
+/**
+ * The gateway's JSON body parser: malformed JSON and unsafe content are 422s naming the problem.
+ * An empty body (or JSON whitespace only) is no body (undefined), as if Content-Type had not been sent:
+ * a route whose body is optional takes it, a route that needs one refuses it on `loc: ['body']`.
+ */
 export function parseJsonBody(text: string): unknown {
-  if (text.trim() === '') {
-    throw problem([], 'Body is empty but Content-Type is application/json', 'json_invalid');
-  }
+  if (/^[ \t\r\n]*$/.test(text)) return undefined;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -1,12 +1,15 @@
-import { Envelope, type RpcContract } from '@voice/shared';
-import type { FastifyInstance } from 'fastify';
+import { AppError, type CallContext, Envelope, type RpcContract, type ValidationIssue } from '@voice/shared';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { GatewayClient } from '../clients/gateway-client';
+import type { GatewayDeps } from '../deps';
+import { IDEMPOTENCY_HEADER, idempotent, requestHash } from '../idempotency/idempotency';
 import { callContext } from './context';
 import { envelope } from './envelope';
-import type { RouteAuth } from './route-auth';
+import { principalOf, type RouteAuth } from './route-auth';
 import { BEARER, type ErrorStatus, errorResponses } from './schemas';
+import { issuesFor, RequestValidationError } from './validation';
 
 export interface RequestParts {
   params: Record<string, unknown>;
@@ -30,14 +33,71 @@ export interface RpcRoute {
   toRequest?: (parts: RequestParts) => unknown;
   status: 200 | 201 | 204;
   errors: ErrorStatus[];
+  /** Adjusts the service's answer before it is sent (e.g. signing links in it). */
+  transform?: (data: unknown, deps: GatewayDeps) => unknown;
+  /** Honours an Idempotency-Key header: a repeat returns the first response and does nothing again. */
+  idempotent?: boolean;
+  /**
+   * Problems the body schema cannot see (catalogue values, address policy), asked of a service when
+   * the schema fails, so one 422 lists them all. Given the body as sent (unvalidated: any shape).
+   * When the schema passes, the service checks these itself.
+   */
+  moreIssues?: (rawBody: unknown, ctx: MoreIssuesContext) => Promise<ValidationIssue[]>;
 }
+
+export interface MoreIssuesContext {
+  client: GatewayClient;
+  context: CallContext;
+}
+
+/**
+ * The error a route with `moreIssues` answers when validation failed: for the body, the schema's
+ * issues followed by the hook's on other locations, in one 422. A hook that fails (service down)
+ * leaves the schema's issues, which are still right.
+ */
+async function validationFailure(
+  route: RpcRoute,
+  request: FastifyRequest,
+  client: GatewayClient,
+  error: Error & { validationContext?: string },
+): Promise<Error> {
+  if (!route.moreIssues || error.validationContext !== 'body' || !(error instanceof RequestValidationError)) {
+    return error;
+  }
+  const issues = issuesFor(error, 'body');
+  let more: ValidationIssue[] = [];
+  try {
+    more = await route.moreIssues(request.body, { client, context: callContext(request) });
+  } catch (failure) {
+    request.log.warn({ err: failure }, 'validation: the service check failed; answering the schema issues');
+  }
+  const seen = new Set(issues.map((issue) => JSON.stringify(issue.loc)));
+  for (const issue of more) {
+    const loc = JSON.stringify(issue.loc);
+    if (seen.has(loc)) continue;
+    seen.add(loc);
+    issues.push(issue);
+  }
+  return AppError.validation(issues);
+}
+
+const IdempotencyHeaders = z.looseObject({
+  [IDEMPOTENCY_HEADER]: z
+    .string()
+    .regex(/^[\x21-\x7e]{8,255}$/, 'must be 8 to 255 visible ASCII characters')
+    .optional()
+    .describe(
+      'Makes a retry safe: a repeat with the same body returns the first response; another body is a 409',
+    ),
+});
 
 function merged({ params, query, body }: RequestParts): unknown {
   return { ...query, ...(body && typeof body === 'object' ? body : {}), ...params };
 }
 
 /** Registers REST routes that validate with the shared zod schemas and delegate to the bus. */
-export function registerRpcRoutes(app: FastifyInstance, client: GatewayClient, routes: RpcRoute[]): void {
+export function registerRpcRoutes(app: FastifyInstance, deps: GatewayDeps, routes: RpcRoute[]): void {
+  const { client, sql } = deps;
   const typed = app.withTypeProvider<ZodTypeProvider>();
   for (const route of routes) {
     const success =
@@ -48,6 +108,8 @@ export function registerRpcRoutes(app: FastifyInstance, client: GatewayClient, r
       method: route.method,
       url: route.url,
       config: { auth: route.auth },
+      // With moreIssues, a failed validation reaches the handler, which completes the 422.
+      attachValidation: route.moreIssues !== undefined,
       schema: {
         tags: route.tags,
         summary: route.summary,
@@ -56,21 +118,39 @@ export function registerRpcRoutes(app: FastifyInstance, client: GatewayClient, r
         ...(route.params ? { params: route.params } : {}),
         ...(route.querystring ? { querystring: route.querystring } : {}),
         ...(route.body ? { body: route.body } : {}),
+        ...(route.idempotent ? { headers: IdempotencyHeaders } : {}),
         response: { ...success, ...errorResponses(...route.errors) },
       },
       handler: async (request, reply) => {
+        if (request.validationError)
+          throw await validationFailure(route, request, client, request.validationError);
         const parts: RequestParts = {
           params: (request.params ?? {}) as Record<string, unknown>,
           query: (request.query ?? {}) as Record<string, unknown>,
           body: request.body,
         };
-        const data = await client.call(
-          route.contract,
-          (route.toRequest ?? merged)(parts),
-          callContext(request),
-        );
-        if (route.status === 204) return reply.code(204).send();
-        return reply.code(route.status).send(envelope(request, data));
+        const run = async () => {
+          const data = await client.call(
+            route.contract,
+            (route.toRequest ?? merged)(parts),
+            callContext(request),
+          );
+          const body = route.transform ? route.transform(data, deps) : data;
+          return { status: route.status, body: route.status === 204 ? undefined : envelope(request, body) };
+        };
+        const key = route.idempotent ? request.headers[IDEMPOTENCY_HEADER] : undefined;
+        const outcome =
+          typeof key === 'string'
+            ? await idempotent(
+                sql,
+                principalOf(request).accountId,
+                key,
+                requestHash(route.method, request.url, request.body),
+                run,
+              )
+            : { ...(await run()), replayed: false };
+        if (outcome.replayed) reply.header('idempotent-replayed', 'true');
+        return reply.code(outcome.status).send(outcome.body);
       },
     });
   }

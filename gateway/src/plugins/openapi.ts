@@ -43,6 +43,7 @@ export const openapiPlugin = fp(
             description: 'Public catalogue: industries, agent types, voices, languages, models',
           },
           { name: 'Agents', description: 'Voice agents, their prompts and prompt versions' },
+          { name: 'Calls', description: 'Outbound calls: place, follow, read history' },
           { name: 'Admin', description: 'Operator API, enabled by ADMIN_TOKEN' },
         ],
       },

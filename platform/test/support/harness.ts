@@ -68,6 +68,7 @@ export async function startTestPlatform(
     ADMIN_TOKEN: adminToken,
     DATABASE_POOL_SIZE: 4,
     WEBHOOK_ALLOW_PRIVATE: true,
+    RECORDING_URL_SECRET: `recording-${randomBytes(24).toString('hex')}`,
     LOG_LEVEL: 'silent',
     ...options.config,
   };

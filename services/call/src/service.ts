@@ -1,6 +1,68 @@
-import { defineService, type ServiceDeps, type ServiceHandle, serveHealth } from '@voice/shared';
+import { randomUUID } from 'node:crypto';
+import {
+  defineService,
+  type ServiceDeps,
+  type ServiceHandle,
+  STREAMS,
+  serveHealth,
+  startOutboxRelay,
+} from '@voice/shared';
+import { startCallKeeper } from './app/call-keeper';
+import { CallsApp } from './app/calls';
+import { RecordingsApp } from './app/recordings';
+import { SimulatedCarrier, type TelephonyProvider } from './carrier/index';
+import { serveCalls } from './handlers/calls';
 
-/** The call service. Issue 2 gives it its schema, its place on the bus and its health answer. */
-export function createCallService(deps: ServiceDeps): ServiceHandle {
-  return defineService({ name: 'call', subscriptions: [serveHealth(deps, 'call')] });
+export interface CallServiceOptions {
+  /** The telephone network; the simulated carrier unless another provider is plugged in. */
+  provider?: TelephonyProvider;
+}
+
+/** The call service: places calls, drives them through the carrier, and serves their history. */
+export function createCallService(deps: ServiceDeps, options: CallServiceOptions = {}): ServiceHandle {
+  const { config } = deps;
+  const provider = options.provider ?? new SimulatedCarrier({ timeScale: config.SIM_TIME_SCALE });
+  const instanceId = `call-${randomUUID().slice(0, 8)}`;
+  const calls = new CallsApp({
+    sql: deps.sql,
+    bus: deps.bus,
+    log: deps.log,
+    provider,
+    instanceId,
+    leaseSeconds: config.CALL_LEASE_SECONDS,
+  });
+  return defineService({
+    name: 'call',
+    subscriptions: [
+      serveHealth(deps, 'call'),
+      ...serveCalls(deps, calls, new RecordingsApp(deps.sql, provider)),
+    ],
+    background: [
+      () =>
+        startOutboxRelay({
+          sql: deps.sql,
+          schema: 'call',
+          bus: deps.bus,
+          log: deps.log,
+          streams: [STREAMS.callEvents],
+        }),
+      async () => {
+        const keeper = startCallKeeper({
+          sql: deps.sql,
+          log: deps.log,
+          calls,
+          instanceId,
+          leaseSeconds: config.CALL_LEASE_SECONDS,
+          stuckAfterMs: provider.maxCallSeconds * 1000 * config.SIM_TIME_SCALE + config.CALL_STUCK_GRACE_MS,
+        });
+        return {
+          // Calls in flight are handed back (leases released) for a restart or a replica to resume.
+          stop: async () => {
+            await keeper.stop();
+            await calls.detach();
+          },
+        };
+      },
+    ],
+  });
 }

@@ -1,19 +1,62 @@
 import { z } from 'zod';
-import { DateTime, Uuid } from './common';
-import { AgentTypeId, IndustryId, LanguageCode } from './discovery';
+import { DateTime, Uuid, ValidationIssueSchema } from './common';
+import { AgentTypeId, CollectedDetail, IndustryId, LanguageCode } from './discovery';
 
 export const WEBHOOK_EVENT_KINDS = ['CALL_ENDED'] as const;
 export const WebhookEventKind = z.enum(WEBHOOK_EVENT_KINDS);
 export type WebhookEventKind = z.infer<typeof WebhookEventKind>;
 
-export const WebhookUrl = z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).max(2048);
+/** A URL that parses but names another scheme (ftp:, file:, ...): the one problem with its own message. */
+function hasOtherScheme(input: unknown): boolean {
+  if (typeof input !== 'string' || !URL.canParse(input)) return false;
+  return !/^https?:$/.test(new URL(input).protocol);
+}
+
+/** Missing, null, malformed or too long keep zod's own messages; only a wrong scheme says so. */
+export const WebhookUrl = z
+  .url({
+    protocol: /^https?$/,
+    error: (issue) =>
+      issue.code === 'invalid_format' && hasOtherScheme(issue.input)
+        ? 'must be an http or https URL'
+        : undefined,
+  })
+  .max(2048);
+
+/** Characters that draw nothing: whitespace, controls, format characters (ZWSP, bidi marks), fillers. */
+const INVISIBLE = /^[\p{White_Space}\p{C}\p{Z}\u115F\u1160\u2800\u3164\uFFA0]*$/u;
+/** C0 controls, DEL and C1 controls. */
+const CONTROL = /\p{Cc}/u;
+
+/**
+ * Refuses text a person could not read: only invisible characters (e.g. "\u200b", "\u202e"), or
+ * control characters (ESC, ...) other than those `allow` lists (tab and line feed for multi-line
+ * text). One issue at most, and none for an empty value (`.min(1)` reports that).
+ */
+export function readableText(schema: z.ZodString, allow = ''): z.ZodString {
+  const allowed = allow.length > 0 ? ` other than ${JSON.stringify(allow).slice(1, -1)}` : '';
+  return schema.superRefine((text, ctx) => {
+    if ([...text].some((char) => CONTROL.test(char) && !allow.includes(char))) {
+      ctx.addIssue({ code: 'custom', message: `must not contain control characters${allowed}` });
+    } else if (text.length > 0 && INVISIBLE.test(text)) {
+      ctx.addIssue({ code: 'custom', message: 'must contain at least one visible character' });
+    }
+  });
+}
 
 export const WebhookConfigInput = z
   .object({
     url: WebhookUrl,
-    events: z.array(WebhookEventKind).min(1).default(['CALL_ENDED']),
+    /** Repeats are dropped when stored. */
+    events: z.array(WebhookEventKind).min(1).max(10).default(['CALL_ENDED']),
     /** Omitted on update: keep the current secret (it cannot be read back); `null`: remove it. */
-    secret: z.string().min(16, 'must be at least 16 characters').max(256).nullable().optional(),
+    secret: z
+      .string()
+      .min(16, 'must be at least 16 characters')
+      .max(256)
+      .regex(/\S/, 'must contain a non-whitespace character')
+      .nullable()
+      .optional(),
   })
   .meta({ id: 'WebhookConfigUpdate' });
 export type WebhookConfigInput = z.infer<typeof WebhookConfigInput>;
@@ -55,17 +98,24 @@ export const Agent = z
   .meta({ id: 'Agent' });
 export type Agent = z.infer<typeof Agent>;
 
+const Name = readableText(z.string().trim().min(1).max(100));
+/** Spoken lines: tab and line feed allowed, no other control character. */
+const Flow = readableText(z.string().trim().min(1).max(FLOW_MAX), '\t\n');
+const Description = z.string().max(2_000);
+/** Pasted documents: carriage returns too. */
+const PromptText = readableText(z.string().trim().min(1).max(PROMPT_MAX), '\t\n\r');
+
 export const CreateAgentBody = z
   .object({
-    name: z.string().trim().min(1).max(100),
+    name: Name,
     agent_type: AgentTypeId.default('custom'),
     language: LanguageCode.default('en'),
     voice: z.string().min(1).max(64).optional(),
     ai_model: z.string().min(1).max(64).optional(),
-    start_flow: z.string().trim().min(1).max(FLOW_MAX),
-    end_flow: z.string().trim().min(1).max(FLOW_MAX),
-    description: z.string().max(2_000).optional(),
-    prompt: z.string().trim().min(1).max(PROMPT_MAX).optional(),
+    start_flow: Flow,
+    end_flow: Flow,
+    description: Description.nullable().optional(),
+    prompt: PromptText.optional(),
     webhook_config: WebhookConfigInput.nullable().optional(),
   })
   .meta({ id: 'CreateAgent' });
@@ -73,16 +123,16 @@ export type CreateAgentBody = z.infer<typeof CreateAgentBody>;
 
 export const UpdateAgentBody = z
   .object({
-    name: z.string().trim().min(1).max(100),
+    name: Name,
     agent_type: AgentTypeId,
     language: LanguageCode,
     voice: z.string().min(1).max(64),
     ai_model: z.string().min(1).max(64),
-    start_flow: z.string().trim().min(1).max(FLOW_MAX),
-    end_flow: z.string().trim().min(1).max(FLOW_MAX),
-    description: z.string().max(2_000).nullable(),
+    start_flow: Flow,
+    end_flow: Flow,
+    description: Description.nullable(),
     /** A custom prompt; `null` goes back to the generated one. */
-    prompt: z.string().trim().min(1).max(PROMPT_MAX).nullable(),
+    prompt: PromptText.nullable(),
     /** `null` removes the webhook. */
     webhook_config: WebhookConfigInput.nullable(),
   })
@@ -100,7 +150,7 @@ export const AgentPrompt = z
   .meta({ id: 'AgentPrompt' });
 
 export const SaveInstructionsBody = z.object({
-  instructions: z.string().trim().min(1).max(PROMPT_MAX),
+  instructions: PromptText,
 });
 
 export const PromptVersion = z
@@ -110,6 +160,8 @@ export const PromptVersion = z
     version: z.number().int(),
     label: z.string().nullable(),
     prompt: z.string(),
+    /** What the prompt was when saved; restoring the version restores this too. */
+    prompt_source: PromptSource,
     is_active: z.boolean(),
     created_at: DateTime,
   })
@@ -117,7 +169,7 @@ export const PromptVersion = z
 export type PromptVersion = z.infer<typeof PromptVersion>;
 
 export const SavePromptVersionBody = z.object({
-  label: z.string().trim().min(1).max(100).optional(),
+  label: readableText(z.string().trim().min(1).max(100)).optional(),
 });
 
 export const PromptVersionStatus = z
@@ -128,3 +180,48 @@ export const PromptVersionStatus = z
     count: z.number().int(),
   })
   .meta({ id: 'PromptVersionStatus' });
+
+/** Longest value check_settings looks at; longer ones already fail the body schema. */
+export const CHECK_SETTINGS_MAX = 256;
+const Loose = z.string().max(CHECK_SETTINGS_MAX).optional();
+
+/**
+ * Internal (gateway to agent service): the catalogue values and webhook URL of a request body that
+ * failed its schema, as sent (loose strings, unvalidated), so one 422 can list the catalogue and
+ * address problems next to the schema's. `create` checks as a create would (defaults filled in);
+ * `update` checks only what was sent, and voice against language only when both were sent.
+ */
+export const CheckAgentSettingsRequest = z.object({
+  mode: z.enum(['create', 'update']),
+  agent_type: Loose,
+  language: Loose,
+  voice: Loose,
+  ai_model: Loose,
+  webhook_url: z.string().max(2048).optional(),
+});
+export type CheckAgentSettingsRequest = z.infer<typeof CheckAgentSettingsRequest>;
+/** One issue per problem, `loc` starting with `body`: ready to merge into a 422. */
+export const CheckAgentSettingsReply = z.array(ValidationIssueSchema);
+
+/**
+ * What a call needs to know of its agent at dial time (internal: served on the bus only). The call
+ * keeps this copy, so a later edit or delete of the agent never changes a call's history.
+ */
+export const AgentSnapshot = z.object({
+  id: Uuid,
+  name: z.string(),
+  agent_type: z.string(),
+  industry: z.string().nullable(),
+  goal: z.string(),
+  collects: z.array(CollectedDetail),
+  language: z.string(),
+  voice: z.string(),
+  ai_model: z.string(),
+  start_flow: z.string(),
+  end_flow: z.string(),
+  prompt: z.string(),
+  prompt_hash: z.string(),
+  /** The active version when the current prompt is exactly that version's, else null. */
+  prompt_version_id: Uuid.nullable(),
+});
+export type AgentSnapshot = z.infer<typeof AgentSnapshot>;

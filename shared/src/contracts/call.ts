@@ -112,3 +112,36 @@ export type ListCallsQuery = z.infer<typeof ListCallsQuery>;
 
 export const ExportCallsQuery = CallFilters.extend({ format: z.enum(['csv', 'jsonl']).default('jsonl') });
 export type ExportCallsQuery = z.infer<typeof ExportCallsQuery>;
+
+/** Where an export stopped: the last row sent (exports run newest first). */
+export const ExportCursor = z.object({ created_at: DateTime, id: Uuid });
+export type ExportCursor = z.infer<typeof ExportCursor>;
+
+export const EXPORT_CHUNK_MAX = 1000;
+
+export const ExportChunkRequest = CallFilters.extend({
+  after: ExportCursor.nullable().default(null),
+  limit: z.number().int().min(1).max(EXPORT_CHUNK_MAX).default(500),
+});
+
+export const ExportChunk = z.object({ items: z.array(Call), next: ExportCursor.nullable() });
+
+/** Internal: what the gateway needs to serve a recording link (the link's signature is the authority). */
+export const RecordingInfo = z.object({
+  call_id: Uuid,
+  status: CallStatus,
+  duration_seconds: z.number().int(),
+  has_recording: z.boolean(),
+});
+
+export const RECORDING_CHUNK_MAX = 256 * 1024;
+export const RecordingChunkRequest = z.object({
+  call_id: Uuid,
+  offset: z.number().int().min(0),
+  length: z.number().int().min(1).max(RECORDING_CHUNK_MAX),
+});
+export const RecordingChunk = z.object({
+  data: z.base64(),
+  total: z.number().int(),
+  content_type: z.literal('audio/wav'),
+});

@@ -12,19 +12,34 @@ export const STREAMS = {
   campaignEvents: { name: 'CAMPAIGN_EVENTS', subjects: ['events.campaign.>'], maxAgeMs: 7 * DAY_MS },
 } as const satisfies Record<string, StreamDefinition>;
 
-/** A durable event: its subject, the stream that stores it, and its payload schema. */
+/**
+ * A durable event: its subject prefix, the stream that stores it, and its payload schema. Concrete
+ * subjects append the account and the entity (`events.call.status.<account>.<call>`), so a live
+ * subscription can listen to one account, or one call, with a wildcard.
+ */
 export interface EventContract<D extends z.ZodType = z.ZodType> {
-  subject: string;
+  prefix: string;
   stream: StreamDefinition;
   data: D;
 }
 
 function eventContract<D extends z.ZodType>(
-  subject: string,
+  prefix: string,
   stream: StreamDefinition,
   data: D,
 ): EventContract<D> {
-  return { subject, stream, data };
+  return { prefix, stream, data };
+}
+
+/** The subject of one event about `entityId` in `accountId`. */
+export function eventSubject(contract: EventContract, accountId: string, entityId: string): string {
+  return `${contract.prefix}.${accountId}.${entityId}`;
+}
+
+/** Every event of this kind (optionally one account's, optionally one entity's): for subscribers. */
+export function eventFilter(contract: EventContract, accountId?: string, entityId?: string): string {
+  if (!accountId) return `${contract.prefix}.>`;
+  return `${contract.prefix}.${accountId}.${entityId ?? '*'}`;
 }
 
 /** Every event on the bus has this envelope; `id` is unique and used for deduplication. */
@@ -65,7 +80,7 @@ export const CampaignProgress = z.object({
 });
 
 export const EVENTS = {
-  callStatusChanged: eventContract('events.call.status_changed', STREAMS.callEvents, CallStatusChanged),
+  callStatusChanged: eventContract('events.call.status', STREAMS.callEvents, CallStatusChanged),
   callEnded: eventContract('events.call.ended', STREAMS.callEvents, CallEnded),
   campaignProgress: eventContract('events.campaign.progress', STREAMS.campaignEvents, CampaignProgress),
 } as const;

@@ -3,6 +3,9 @@ import { rpc } from '../bus/rpc';
 import {
   Agent,
   AgentPrompt,
+  AgentSnapshot,
+  CheckAgentSettingsReply,
+  CheckAgentSettingsRequest,
   CreateAgentBody,
   PromptVersion,
   PromptVersionStatus,
@@ -10,7 +13,16 @@ import {
   SavePromptVersionBody,
   UpdateAgentBody,
 } from './agent';
-import { Call, ListCallsQuery, MakeCallBody } from './call';
+import {
+  Call,
+  ExportChunk,
+  ExportChunkRequest,
+  ListCallsQuery,
+  MakeCallBody,
+  RecordingChunk,
+  RecordingChunkRequest,
+  RecordingInfo,
+} from './call';
 import {
   Campaign,
   CampaignContact,
@@ -85,12 +97,22 @@ export const AGENT = {
   promptVersionStatus: rpc('agent.prompt_version_status', AgentIdRequest, PromptVersionStatus),
   restorePromptVersion: rpc('agent.restore_prompt_version', VersionRequest, Agent),
   deletePromptVersion: rpc('agent.delete_prompt_version', VersionRequest, Deleted),
+  /** Internal: catalogue and webhook URL problems of a body that failed its schema (one 422 for all). */
+  checkSettings: rpc('agent.check_settings', CheckAgentSettingsRequest, CheckAgentSettingsReply),
+  /** Internal: the call service's copy of an agent at dial time. */
+  snapshot: rpc('agent.snapshot', AgentIdRequest, AgentSnapshot),
 } as const;
 
 export const CALL = {
-  create: rpc('call.create', MakeCallBody, Call),
+  /** `campaign_id` is set by the campaign service only; the REST body cannot carry it. */
+  create: rpc('call.create', MakeCallBody.extend({ campaign_id: Uuid.optional() }), Call),
   get: rpc('call.get', z.object({ call_id: Uuid }), Call),
   list: rpc('call.list', ListCallsQuery, Page(Call)),
+  /** One chunk of an export: keyset-paged, so each chunk is stateless and memory stays constant. */
+  exportChunk: rpc('call.export_chunk', ExportChunkRequest, ExportChunk),
+  /** Internal, unscoped: only the gateway calls these, after verifying a signed recording link. */
+  recordingInfo: rpc('call.recording_info', z.object({ call_id: Uuid }), RecordingInfo),
+  recordingChunk: rpc('call.recording_chunk', RecordingChunkRequest, RecordingChunk),
 } as const;
 
 const CampaignIdRequest = z.object({ campaign_id: Uuid });

@@ -1,5 +1,7 @@
 import {
   AGENT,
+  CHECK_SETTINGS_MAX,
+  type CheckAgentSettingsRequest,
   CreateAgentBody,
   PageQuery,
   SaveInstructionsBody,
@@ -11,7 +13,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../deps';
 import { requireScope } from '../../http/route-auth';
-import { type RpcRoute, registerRpcRoutes } from '../../http/rpc-route';
+import { type MoreIssuesContext, type RpcRoute, registerRpcRoutes } from '../../http/rpc-route';
 
 const AgentParams = z.object({ agent_id: Uuid });
 const VersionParams = AgentParams.extend({ version_id: Uuid });
@@ -19,6 +21,36 @@ const read = requireScope('agents:read');
 const write = requireScope('agents:write');
 const tags = ['Agents'];
 const NOT_FOUND = 'Another account\u2019s agent is answered exactly like a missing one (404).';
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A string the check can take; anything else is the schema's to report. */
+function loose(value: unknown, max = CHECK_SETTINGS_MAX): string | undefined {
+  return typeof value === 'string' && value.length <= max ? value : undefined;
+}
+
+/** What the agent service checks beyond the schema, read from a body of any shape. */
+function settingsRequest(
+  rawBody: unknown,
+  mode: CheckAgentSettingsRequest['mode'],
+): CheckAgentSettingsRequest {
+  const body = isRecord(rawBody) ? rawBody : {};
+  const request: CheckAgentSettingsRequest = { mode };
+  for (const field of ['agent_type', 'language', 'voice', 'ai_model'] as const) {
+    const value = loose(body[field]);
+    if (value !== undefined) request[field] = value;
+  }
+  const url = isRecord(body.webhook_config) ? loose(body.webhook_config.url, 2048) : undefined;
+  if (url !== undefined) request.webhook_url = url;
+  return request;
+}
+
+/** Catalogue and webhook address problems, next to the schema's, in the same 422. */
+const checkSettings =
+  (mode: CheckAgentSettingsRequest['mode']) =>
+  (rawBody: unknown, { client, context }: MoreIssuesContext) =>
+    client.call(AGENT.checkSettings, settingsRequest(rawBody, mode), context);
 
 export const AGENT_ROUTES: RpcRoute[] = [
   {
@@ -43,8 +75,11 @@ export const AGENT_ROUTES: RpcRoute[] = [
     description:
       'Required: name, start_flow, end_flow. agent_type defaults to custom, language to en, voice and ai_model to ' +
       'catalogue defaults. Without `prompt`, a prompt is generated from the type, language, name, description and ' +
-      'flows (prompt_source generated); with it, prompt_source is custom.',
+      'flows (prompt_source generated); with it, prompt_source is custom. The default voice lists the ' +
+      'language exactly when one does (fr-CA gets a Canadian French voice). One 422 lists every problem: ' +
+      'the body schema\u2019s, the catalogue values\u2019 and the webhook address\u2019s.',
     body: CreateAgentBody,
+    moreIssues: checkSettings('create'),
     status: 201,
     errors: [401, 403, 413, 415, 422],
   },
@@ -68,11 +103,16 @@ export const AGENT_ROUTES: RpcRoute[] = [
     tags,
     summary: 'Update an agent',
     description:
-      'Partial: omitted fields keep their value. A generated prompt is regenerated when its inputs change; ' +
-      '`prompt: null` returns to the generated prompt. `webhook_config: null` removes the webhook; within ' +
-      'webhook_config an omitted secret keeps the current one and `secret: null` removes it.',
+      'Partial: omitted fields keep their value. A prompt with prompt_source generated is regenerated when ' +
+      'one of its inputs (agent_type, language, name, description, start_flow, end_flow) changes value, and ' +
+      'left as it is otherwise; a custom prompt is never regenerated. `prompt: null` returns to the generated ' +
+      'prompt. A new language without a voice keeps the current voice if it speaks the language, else takes ' +
+      'that language\u2019s default voice; a voice sent must speak the language (422). ' +
+      '`webhook_config: null` removes the webhook; within webhook_config an omitted secret keeps the current ' +
+      'one and `secret: null` removes it.',
     params: AgentParams,
     body: UpdateAgentBody,
+    moreIssues: checkSettings('update'),
     toRequest: ({ params, body }) => ({ agent_id: params.agent_id, changes: body }),
     status: 200,
     errors: [401, 403, 404, 413, 415, 422],
@@ -133,7 +173,10 @@ export const AGENT_ROUTES: RpcRoute[] = [
     auth: write,
     tags,
     summary: 'Save a prompt version',
-    description: 'Snapshots the current prompt (immutable) and makes the snapshot the active version.',
+    description:
+      'Snapshots the current prompt and its prompt_source (immutable) and makes the snapshot the active ' +
+      'version. Version numbers count up per agent and are never reused, even after a delete. The body ' +
+      'is optional.',
     params: AgentParams,
     body: z.preprocess((body) => body ?? {}, SavePromptVersionBody),
     status: 201,
@@ -147,7 +190,9 @@ export const AGENT_ROUTES: RpcRoute[] = [
     tags,
     summary: 'Prompt version status',
     description:
-      'The active version, whether the current prompt differs from it, and how many versions exist.',
+      'The active version, whether the current prompt differs from it, and how many versions exist. With ' +
+      'no active version (none saved yet) `current_differs_from_active` is true: the current prompt is not ' +
+      'saved in any version.',
     params: AgentParams,
     status: 200,
     errors: [401, 403, 404, 422],
@@ -159,7 +204,10 @@ export const AGENT_ROUTES: RpcRoute[] = [
     auth: write,
     tags,
     summary: 'Restore a prompt version',
-    description: 'The version\u2019s prompt becomes current (prompt_source custom) and the version active.',
+    description:
+      'The version\u2019s prompt becomes current with the prompt_source it was saved with, and the version ' +
+      'active. A restored custom prompt stays as it is through later PATCHes; a restored generated prompt ' +
+      'stays until a PATCH changes one of its inputs, which regenerates it.',
     params: VersionParams,
     status: 200,
     errors: [401, 403, 404, 422],
@@ -178,6 +226,6 @@ export const AGENT_ROUTES: RpcRoute[] = [
   },
 ];
 
-export const agentRoutes: FastifyPluginAsync<GatewayDeps> = async (app, { client }) => {
-  registerRpcRoutes(app, client, AGENT_ROUTES);
+export const agentRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) => {
+  registerRpcRoutes(app, deps, AGENT_ROUTES);
 };

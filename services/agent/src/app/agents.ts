@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   type Agent,
   AppError,
+  type CheckAgentSettingsRequest,
   type CreateAgentBody,
   type PageOf,
   type PageQuery,
@@ -14,9 +15,15 @@ import {
 import { agentRepository } from '../db/agent-repository';
 import { type AgentRow, toAgent } from '../db/agent-rows';
 import { decidePrompt } from '../domain/agent-prompt';
-import { type ResolvedSettings, resolveSettings, type SettingsResult } from '../domain/agent-settings';
+import {
+  type ResolvedSettings,
+  resolveSettings,
+  type SettingsResult,
+  settingsIssues,
+} from '../domain/agent-settings';
 import {
   applyWebhookChange,
+  checkUrl,
   checkWebhookChange,
   NO_WEBHOOK,
   type WebhookChange,
@@ -80,7 +87,7 @@ export class AgentsApp {
       start_flow: body.start_flow,
       end_flow: body.end_flow,
     };
-    const prompt = decidePrompt(body.prompt, undefined, undefined, inputs);
+    const prompt = decidePrompt(body.prompt, undefined, inputs);
     const row = await agentRepository.insert(this.options.sql, accountId, {
       id: randomUUID(),
       name: body.name,
@@ -116,10 +123,25 @@ export class AgentsApp {
         end_flow: changes.end_flow ?? row.end_flow,
         description: changes.description === undefined ? row.description : changes.description,
       };
-      const prompt = decidePrompt(changes.prompt, row.prompt_source, row.prompt, { ...settings, ...next });
+      const current = { prompt: row.prompt, prompt_source: row.prompt_source, inputs: row };
+      const prompt = decidePrompt(changes.prompt, current, { ...settings, ...next });
       const fields = { ...next, ...settings, ...prompt, ...applyWebhookChange(webhook, webhookOf(row)) };
       return toAgent(await agentRepository.update(tx, accountId, agentId, fields));
     });
+  }
+
+  /**
+   * The catalogue and webhook address problems of a body that failed its schema, so the gateway can
+   * answer one 422 with every problem. Nothing is read or written.
+   */
+  async checkSettings(request: CheckAgentSettingsRequest): Promise<ValidationIssue[]> {
+    const { mode, webhook_url, ...requested } = request;
+    const issues = settingsIssues(requested, mode);
+    if (webhook_url !== undefined) {
+      const checked = await checkUrl(webhook_url, this.options.allowPrivateWebhooks);
+      if (!checked.ok) issues.push(checked.issue);
+    }
+    return issues;
   }
 
   /** The agent's calls keep their history: they live in the call service with their own copy. */

@@ -13,7 +13,7 @@ export interface AgentPromptView {
 
 /**
  * The current prompt and its immutable snapshots. Every write locks the agent row first, so
- * concurrent saves number versions without gaps or clashes.
+ * concurrent saves number versions without clashes, and a number is never given twice.
  */
 export class PromptsApp {
   constructor(private readonly agents: AgentsApp) {}
@@ -55,23 +55,32 @@ export class PromptsApp {
     );
   }
 
-  /** Snapshots the current prompt and makes that snapshot the active version. */
+  /**
+   * Snapshots the current prompt (and whether it is generated or custom) and makes that snapshot the
+   * active version. The number comes from the agent's counter, read and bumped under its row lock.
+   */
   async save(accountId: string, agentId: string, label: string | undefined): Promise<PromptVersion> {
     return this.agents.inTransaction(async (tx) => {
       const agent = await this.agents.require(tx, accountId, agentId, { lock: true });
-      const version = await promptVersionRepository.insert(
-        tx,
-        accountId,
-        agentId,
-        label ?? null,
-        agent.prompt,
-        randomUUID(),
-      );
-      await agentRepository.update(tx, accountId, agentId, { active_prompt_version_id: version.id });
+      const version = await promptVersionRepository.insert(tx, accountId, agentId, {
+        id: randomUUID(),
+        version: agent.next_prompt_version,
+        label: label ?? null,
+        prompt: agent.prompt,
+        prompt_source: agent.prompt_source,
+      });
+      await agentRepository.update(tx, accountId, agentId, {
+        active_prompt_version_id: version.id,
+        next_prompt_version: agent.next_prompt_version + 1,
+      });
       return toPromptVersion(version, version.id);
     });
   }
 
+  /**
+   * With no active version (none saved yet, or none since the active one was cleared) the current
+   * prompt counts as differing: it is not saved anywhere.
+   */
   async status(accountId: string, agentId: string) {
     const sql = this.sqlOf();
     const agent = await this.agents.require(sql, accountId, agentId);
@@ -87,8 +96,9 @@ export class PromptsApp {
   }
 
   /**
-   * Makes a version's prompt current and active. The restored text is pinned (custom): later edits
-   * of the agent's name or flows must not regenerate it away.
+   * Makes a version's prompt current and active, with the source it had when saved. A restored
+   * custom prompt stays pinned; a restored generated one stays as restored until one of its inputs
+   * changes, which regenerates it (see decidePrompt).
    */
   async restore(accountId: string, agentId: string, versionId: string) {
     return this.agents.inTransaction(async (tx) => {
@@ -97,7 +107,7 @@ export class PromptsApp {
       if (!version) throw new AppError('PROMPT_VERSION_NOT_FOUND');
       const row = await agentRepository.update(tx, accountId, agentId, {
         prompt: version.prompt,
-        prompt_source: 'custom',
+        prompt_source: version.prompt_source,
         active_prompt_version_id: version.id,
       });
       return toAgent(row);

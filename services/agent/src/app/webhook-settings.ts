@@ -12,24 +12,31 @@ export type WebhookChange =
 
 export const NO_WEBHOOK: WebhookFields = { webhook_url: null, webhook_events: null, webhook_secret: null };
 
+const URL_LOC = ['body', 'webhook_config', 'url'];
+
 /**
- * Checks what a request asks of the webhook. The URL must not name or resolve to a private address
- * unless the operator allows it; resolving can take seconds, so this runs outside any transaction.
+ * The URL must not name or resolve to a private address unless the operator allows it. Resolving
+ * can take seconds, so this runs outside any transaction. The normalised URL, or the 422 issue.
  */
+export async function checkUrl(
+  url: string,
+  allowPrivate: boolean,
+): Promise<{ ok: true; url: string } | { ok: false; issue: ValidationIssue }> {
+  const verdict = await checkWebhookUrl(url, { allowPrivate });
+  if (verdict.ok) return { ok: true, url: verdict.url };
+  return { ok: false, issue: { loc: URL_LOC, msg: verdict.reason, type: 'url_not_allowed' } };
+}
+
+/** Checks what a request asks of the webhook (see checkUrl), before any row is locked. */
 export async function checkWebhookChange(
   requested: WebhookConfigInput | null | undefined,
   allowPrivate: boolean,
 ): Promise<WebhookChange> {
   if (requested === undefined) return { kind: 'keep' };
   if (requested === null) return { kind: 'remove' };
-  const verdict = await checkWebhookUrl(requested.url, { allowPrivate });
-  if (!verdict.ok) {
-    return {
-      kind: 'invalid',
-      issues: [{ loc: ['body', 'webhook_config', 'url'], msg: verdict.reason, type: 'url_not_allowed' }],
-    };
-  }
-  return { kind: 'set', url: verdict.url, events: [...new Set(requested.events)], secret: requested.secret };
+  const checked = await checkUrl(requested.url, allowPrivate);
+  if (!checked.ok) return { kind: 'invalid', issues: [checked.issue] };
+  return { kind: 'set', url: checked.url, events: [...new Set(requested.events)], secret: requested.secret };
 }
 
 /**

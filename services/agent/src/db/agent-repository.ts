@@ -2,7 +2,8 @@ import type { PageQuery, Sql, TransactionSql } from '@voice/shared';
 import type { AgentRow, PromptVersionRow } from './agent-rows';
 
 type Db = Sql | TransactionSql;
-export type AgentFields = Omit<AgentRow, 'account_id' | 'created_at' | 'updated_at'>;
+/** What a create writes; the version counter starts at its column default. */
+export type AgentFields = Omit<AgentRow, 'account_id' | 'created_at' | 'updated_at' | 'next_prompt_version'>;
 
 const AGENT_COLUMNS = [
   'id',
@@ -19,6 +20,7 @@ const AGENT_COLUMNS = [
   'prompt',
   'prompt_source',
   'active_prompt_version_id',
+  'next_prompt_version',
   'webhook_url',
   'webhook_events',
   'webhook_secret',
@@ -61,7 +63,12 @@ export const agentRepository = {
     return { rows: [], total: count?.n ?? 0 };
   },
 
-  async update(db: Db, accountId: string, id: string, fields: Partial<AgentFields>): Promise<AgentRow> {
+  async update(
+    db: Db,
+    accountId: string,
+    id: string,
+    fields: Partial<AgentFields & Pick<AgentRow, 'next_prompt_version'>>,
+  ): Promise<AgentRow> {
     const [row] = await db<AgentRow[]>`
       UPDATE agent.agents SET ${db({ ...fields, updated_at: new Date() })}
       WHERE id = ${id} AND account_id = ${accountId}
@@ -76,13 +83,16 @@ export const agentRepository = {
   },
 };
 
+export type PromptVersionFields = Pick<
+  PromptVersionRow,
+  'id' | 'version' | 'label' | 'prompt' | 'prompt_source'
+>;
+
 export const promptVersionRepository = {
-  async insert(db: Db, accountId: string, agentId: string, label: string | null, prompt: string, id: string) {
+  /** The caller numbers the version (from the agent's counter, under the agent's row lock). */
+  async insert(db: Db, accountId: string, agentId: string, fields: PromptVersionFields) {
     const [row] = await db<PromptVersionRow[]>`
-      INSERT INTO agent.prompt_versions (id, agent_id, account_id, version, label, prompt)
-      VALUES (${id}, ${agentId}, ${accountId},
-        (SELECT coalesce(max(version), 0) + 1 FROM agent.prompt_versions WHERE agent_id = ${agentId}),
-        ${label}, ${prompt})
+      INSERT INTO agent.prompt_versions ${db({ ...fields, agent_id: agentId, account_id: accountId })}
       RETURNING *`;
     return row!;
   },

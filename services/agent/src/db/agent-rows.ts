@@ -16,6 +16,8 @@ export interface AgentRow {
   prompt: string;
   prompt_source: 'generated' | 'custom';
   active_prompt_version_id: string | null;
+  /** The number the next saved prompt version gets; only ever grows, so numbers are never reused. */
+  next_prompt_version: number;
   webhook_url: string | null;
   webhook_events: WebhookEventKind[] | null;
   webhook_secret: string | null;
@@ -30,6 +32,7 @@ export interface PromptVersionRow {
   version: number;
   label: string | null;
   prompt: string;
+  prompt_source: 'generated' | 'custom';
   created_at: Date;
 }
 
@@ -64,6 +67,7 @@ export function toPromptVersion(row: PromptVersionRow, activeId: string | null):
     version: row.version,
     label: row.label,
     prompt: row.prompt,
+    prompt_source: row.prompt_source,
     is_active: row.id === activeId,
     created_at: row.created_at.toISOString(),
   };

@@ -42,15 +42,28 @@ export function generatedPromptFor(inputs: PromptInputs): string {
 /** A prompt the user wrote stays theirs; a generated one follows every change to its inputs. */
 export type PromptDecision = { prompt: string; prompt_source: 'generated' | 'custom' };
 
+/** The agent's prompt as stored, with the inputs it currently has. */
+export interface CurrentPrompt extends PromptDecision {
+  inputs: PromptInputs;
+}
+
+/**
+ * The prompt after a create (`current` undefined) or an update. A supplied prompt is custom; `null`
+ * (or none on create) is the generated one. Otherwise the current prompt stays, except that a
+ * generated one is regenerated when one of its inputs changes value. A restored generated version
+ * therefore stays exactly as restored until such a change (a voice or webhook edit keeps it).
+ */
 export function decidePrompt(
   requested: string | null | undefined,
-  currentSource: 'generated' | 'custom' | undefined,
-  currentPrompt: string | undefined,
+  current: CurrentPrompt | undefined,
   inputs: PromptInputs,
 ): PromptDecision {
   if (typeof requested === 'string') return { prompt: requested, prompt_source: 'custom' };
-  if (requested === undefined && currentSource === 'custom' && currentPrompt !== undefined) {
-    return { prompt: currentPrompt, prompt_source: 'custom' };
+  if (requested === undefined && current) {
+    const unchanged = PROMPT_INPUT_FIELDS.every((field) => current.inputs[field] === inputs[field]);
+    if (current.prompt_source === 'custom' || unchanged) {
+      return { prompt: current.prompt, prompt_source: current.prompt_source };
+    }
   }
   return { prompt: generatedPromptFor(inputs), prompt_source: 'generated' };
 }

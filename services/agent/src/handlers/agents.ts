@@ -6,6 +6,7 @@ import {
   type Subscription,
   serveRpc,
 } from '@voice/shared';
+import { agentSnapshot } from '../app/agent-snapshot';
 import type { AgentsApp } from '../app/agents';
 import type { PromptsApp } from '../app/prompt-versions';
 
@@ -24,6 +25,12 @@ export function serveAgents(deps: ServiceDeps, agents: AgentsApp, prompts: Promp
       options,
     ),
     serveRpc(deps.bus, AGENT.delete, ({ agent_id }, ctx) => agents.delete(account(ctx), agent_id), options),
+    serveRpc(
+      deps.bus,
+      AGENT.snapshot,
+      ({ agent_id }, ctx) => agentSnapshot(agents, account(ctx), agent_id),
+      options,
+    ),
     serveRpc(
       deps.bus,
       AGENT.getPrompt,
@@ -66,5 +73,7 @@ export function serveAgents(deps: ServiceDeps, agents: AgentsApp, prompts: Promp
       ({ agent_id, version_id }, ctx) => prompts.delete(account(ctx), agent_id, version_id),
       options,
     ),
+    // Not account-scoped: it reads no agent, only the catalogue and the address policy.
+    serveRpc(deps.bus, AGENT.checkSettings, (request) => agents.checkSettings(request), options),
   ];
 }

@@ -1,0 +1,16 @@
+import { type Call, signRecordingUrl } from '@voice/shared';
+
+/** Issues recording links for call records the gateway returns. */
+export interface RecordingLinks {
+  sign(callId: string): string;
+}
+
+export function recordingLinks(secret: string, baseUrl: () => string): RecordingLinks {
+  return { sign: (callId) => signRecordingUrl({ baseUrl: baseUrl(), callId, secret }) };
+}
+
+/** A finished call with talk time gets a fresh signed link; anything else has none yet. */
+export function withRecordingUrl(call: Call, links: RecordingLinks): Call {
+  const final = !['initializing', 'ringing', 'in_progress'].includes(call.status);
+  return { ...call, recording_url: final && call.duration_seconds > 0 ? links.sign(call.id) : null };
+}

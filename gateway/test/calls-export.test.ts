@@ -1,0 +1,155 @@
+import { readFileSync } from 'node:fs';
+import { createTestDatabase, infraModes, testInfra } from '@voice/shared/testing';
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, type Envelope } from '../../platform/test/support/http';
+import { type PlatformProcess, spawnPlatform } from '../../platform/test/support/process';
+
+const ROWS = 20_000;
+const HEAP_LIMIT_MB = 96;
+const LINE = 'We talked about the listing on Elm Street and booked a viewing for Saturday morning. ';
+
+/** Resident memory of a process, from the kernel's own accounting. */
+function rssMb(pid: number): number {
+  const match = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
+  return Number(match?.[1] ?? 0) / 1024;
+}
+
+interface Account {
+  accountId: string;
+  key: string;
+}
+
+/** Fills the call schema directly: 20,000 finished calls are test data, not something to dial. */
+async function seedCalls(databaseUrl: string, accountId: string, count: number): Promise<void> {
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    const snapshot = { id: '11111111-1111-4111-8111-111111111111', name: 'Seeded', agent_type: 'sales' };
+    const transcript = Array.from({ length: 30 }, (_, i) => ({
+      role: i % 2 === 0 ? 'agent' : 'user',
+      content: LINE,
+      timestamp: '12:00:00',
+    }));
+    const details = { status: 'complete', score: 1, collected_details: ['x'], collected_values: { x: 1 } };
+    await sql`
+      INSERT INTO call.calls (id, account_id, agent_id, agent_snapshot, phone_number, source_number, metadata, status,
+        created_at, started_at, answered_at, ended_at, duration_seconds, transcript, sentiment, call_summary,
+        call_end_reason, ended_by, details_collection, ai_cost, telephony_cost, total_cost, prompt_hash)
+      SELECT gen_random_uuid(), ${accountId}, ${snapshot.id}, ${sql.json(snapshot)}, '+1415555' || lpad(n::text, 4, '0'),
+        '+14155550100', ${sql.json({ row: 'seed' })}, CASE WHEN n % 10 = 0 THEN 'no_answer' ELSE 'completed' END,
+        date_trunc('milliseconds', now()) - make_interval(secs => n), now(), now(), now(), 60, ${sql.json(transcript)},
+        'positive', ${'=SUM(A1) summary, with "quotes"'}, 'conversation_completed', 'agent', ${sql.json(details)},
+        0.06, 0.014, 0.074, 'sha256:seed'
+      FROM generate_series(1, ${count}) AS n`;
+  } finally {
+    await sql.end();
+  }
+}
+
+describe.each(infraModes())('call export (%s)', (mode) => {
+  const adminToken = 'export-test-admin-token-0123456789';
+  let server: PlatformProcess;
+  let drop: () => Promise<void> = async () => {};
+  let acme: Account;
+  let other: Account;
+
+  async function account(name: string): Promise<Account> {
+    const created = await api<Envelope<{ id: string }>>(server.url!, 'POST', '/admin/accounts', {
+      key: adminToken,
+      body: { name, plan: 'enterprise', rate_limit_per_minute: 100_000 },
+    });
+    const key = await api<Envelope<{ key: string }>>(
+      server.url!,
+      'POST',
+      `/admin/accounts/${created.body.data.id}/api-keys`,
+      { key: adminToken, body: {} },
+    );
+    return { accountId: created.body.data.id, key: key.body.data.key };
+  }
+
+  beforeAll(async () => {
+    const database = await createTestDatabase(mode);
+    drop = database.drop;
+    // Its own process, with a heap smaller than the export: holding the export would crash it.
+    server = await spawnPlatform('all', {
+      NODE_OPTIONS: `--max-old-space-size=${HEAP_LIMIT_MB}`,
+      DATABASE_URL: database.url,
+      PORT: '0',
+      ADMIN_TOKEN: adminToken,
+      ...(mode === 'nats' ? { NATS_URL: testInfra().natsUrl, BUS_PREFIX: `exp${Date.now()}` } : {}),
+    });
+    acme = await account('Exporter');
+    other = await account('Other');
+    await seedCalls(database.url, acme.accountId, ROWS);
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+    await drop();
+  });
+
+  async function stream(path: string, key: string) {
+    const response = await fetch(new URL(path, server.url), { headers: { authorization: `Bearer ${key}` } });
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    const pid = server.child.pid!;
+    const startRss = rssMb(pid);
+    let peakRss = startRss;
+    let head = '';
+    let lines = 0;
+    let bytes = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.length;
+      const chunk = decoder.decode(value, { stream: true });
+      lines += chunk.split('\n').length - 1;
+      if (head.length < 200_000) head += chunk;
+      peakRss = Math.max(peakRss, rssMb(pid));
+    }
+    return { response, lines, head, growthMb: peakRss - startRss, outputMb: bytes / 1024 / 1024 };
+  }
+
+  it('streams all calls as JSON lines, newest first, in memory that does not grow with the row count', async () => {
+    const { response, lines, head, growthMb, outputMb } = await stream(
+      '/v1/calls/export?format=jsonl',
+      acme.key,
+    );
+    expect(response.headers.get('content-type')).toContain('application/x-ndjson');
+    expect(lines).toBe(ROWS);
+    const [first, second] = head
+      .split('\n')
+      .slice(0, 2)
+      .map((line) => JSON.parse(line));
+    expect(first.user_id).toBe(acme.accountId);
+    expect(Date.parse(first.created_at)).toBeGreaterThan(Date.parse(second.created_at));
+    // The export is larger than the server's whole heap limit, and the server is still there.
+    expect(outputMb).toBeGreaterThan(HEAP_LIMIT_MB / 2);
+    expect(server.child.exitCode).toBeNull();
+    expect((await api(server.url!, 'GET', '/v1/health')).status).toBe(200);
+    // Resident memory stays bounded too (garbage collection slack, not the data).
+    expect(growthMb).toBeLessThan(HEAP_LIMIT_MB);
+  }, 120_000);
+
+  it('streams CSV with a header, quoting and formula-safe cells, honouring filters', async () => {
+    const { response, lines, head } = await stream('/v1/calls/export?format=csv&status=no_answer', acme.key);
+    expect(response.headers.get('content-type')).toContain('text/csv');
+    expect(response.headers.get('content-disposition')).toMatch(/attachment; filename="calls-.*\.csv"/);
+    expect(lines).toBe(ROWS / 10 + 1);
+    const [header, row] = head.split('\r\n');
+    expect(header?.split(',')).toEqual(
+      expect.arrayContaining(['id', 'status', 'phone_number', 'transcript', 'total_cost']),
+    );
+    expect(row).toContain(',no_answer,');
+    expect(row).toContain(`"'=SUM(A1) summary, with ""quotes"""`);
+  }, 120_000);
+
+  it('exports nothing of another account, and refuses a bad format', async () => {
+    const { lines } = await stream('/v1/calls/export?format=jsonl', other.key);
+    expect(lines).toBe(0);
+    expect((await api(server.url!, 'GET', '/v1/calls/export?format=xml', { key: acme.key })).status).toBe(
+      422,
+    );
+    expect((await api(server.url!, 'GET', '/v1/calls/export')).status).toBe(401);
+  });
+});

@@ -1,0 +1,33 @@
+import { type Call, EVENTS, enqueueEvent, eventSubject, type TransactionSql } from '@voice/shared';
+import type { CallRow } from '../db/call-rows';
+
+/** Records a transition's event in the same transaction as the transition (outbox). */
+export async function recordStatusEvent(
+  tx: TransactionSql,
+  row: CallRow,
+  previous: CallRow['status'] | null,
+): Promise<void> {
+  await enqueueEvent(tx, 'call', {
+    subject: eventSubject(EVENTS.callStatusChanged, row.account_id, row.id),
+    accountId: row.account_id,
+    data: {
+      call_id: row.id,
+      status: row.status,
+      previous_status: previous,
+      campaign_id: row.campaign_id,
+      agent_id: row.agent_id,
+      sequence: row.sequence,
+    },
+  });
+}
+
+/** The one CALL_ENDED of a call: written with its final transition, so it exists iff the call ended. */
+export async function recordEndedEvent(tx: TransactionSql, row: CallRow, call: Call): Promise<void> {
+  await enqueueEvent(tx, 'call', {
+    subject: eventSubject(EVENTS.callEnded, row.account_id, row.id),
+    accountId: row.account_id,
+    // One id per call: a retried end can never publish a second CALL_ENDED.
+    id: row.id,
+    data: { call },
+  });
+}

@@ -1,0 +1,221 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AGENT,
+  AppError,
+  type Bus,
+  type Call,
+  type CallContext,
+  type CallFilters,
+  callRpc,
+  type ExportCursor,
+  type Logger,
+  type MakeCallBody,
+  type PageOf,
+  type PageQuery,
+  requireAccount,
+  type Sql,
+  toPage,
+} from '@voice/shared';
+import type {
+  CallSession,
+  CarrierEvent,
+  CarrierStage,
+  DialRequest,
+  TelephonyProvider,
+} from '../carrier/index';
+import { callRepository } from '../db/call-repository';
+import { type CallRow, isFinal, toCall } from '../db/call-rows';
+import { recordEndedEvent, recordStatusEvent } from './call-events';
+import { transitionFor } from './transitions';
+
+/** Well under NATS's default 1 MiB message limit, with room for the envelope. */
+const EXPORT_CHUNK_BYTES = 256 * 1024;
+
+export interface CallsOptions {
+  sql: Sql;
+  bus: Bus;
+  log: Logger;
+  provider: TelephonyProvider;
+  /** This instance's name in `owner`: the driver of the calls it placed or took over. */
+  instanceId: string;
+  /** How long a driver's claim on a call lasts without renewal. */
+  leaseSeconds: number;
+}
+
+function dialRequest(row: CallRow): DialRequest {
+  const agent = row.agent_snapshot;
+  return {
+    callId: row.id,
+    from: row.source_number,
+    to: row.phone_number,
+    agent: {
+      id: agent.id,
+      name: agent.name,
+      agent_type: agent.agent_type,
+      goal: agent.goal,
+      language: agent.language,
+      start_flow: agent.start_flow,
+      end_flow: agent.end_flow,
+      collects: agent.collects,
+    },
+    metadata: row.metadata,
+    startedAt: row.started_at,
+  };
+}
+
+/**
+ * Calls of every account: placing them, driving them through the carrier's events, and reading them.
+ * Each transition happens under the call's row lock and only forward, so a call gets exactly one
+ * final state and one CALL_ENDED however often an event is delivered or a driver is replaced.
+ */
+export class CallsApp {
+  private readonly live = new Map<string, CallSession>();
+  private stopped = false;
+
+  constructor(private readonly options: CallsOptions) {}
+
+  async place(ctx: CallContext, body: MakeCallBody & { campaign_id?: string | undefined }): Promise<Call> {
+    const accountId = requireAccount(ctx);
+    const agent = await callRpc(this.options.bus, AGENT.snapshot, { agent_id: body.agent_id }, ctx);
+    const row = await this.options.sql.begin(async (tx) => {
+      const inserted = await callRepository.insert(tx, accountId, {
+        id: randomUUID(),
+        agent_id: agent.id,
+        agent_snapshot: agent,
+        campaign_id: body.campaign_id ?? null,
+        phone_number: body.phone_number,
+        source_number: body.source_number,
+        metadata: body.metadata ?? null,
+        started_at: new Date(),
+        prompt_version_id: agent.prompt_version_id,
+        prompt_hash: agent.prompt_hash,
+        owner: this.options.instanceId,
+        lease_until: new Date(Date.now() + this.options.leaseSeconds * 1000),
+      });
+      await recordStatusEvent(tx, inserted, null);
+      return inserted;
+    });
+    this.drive(row, 'initializing');
+    return toCall(row, null);
+  }
+
+  async get(accountId: string, callId: string): Promise<Call> {
+    const row = await callRepository.find(this.options.sql, accountId, callId);
+    if (!row) throw new AppError('CALL_NOT_FOUND');
+    return toCall(row, null);
+  }
+
+  async list(accountId: string, filters: CallFilters, page: PageQuery): Promise<PageOf<Call>> {
+    const { rows, total } = await callRepository.page(this.options.sql, accountId, filters, page);
+    return toPage(
+      rows.map((row) => toCall(row, null)),
+      total,
+      page,
+    );
+  }
+
+  /**
+   * One export chunk; `next` is null once the last row was sent. Bounded by size as well as rows,
+   * so a chunk always fits in one bus message whatever the transcripts weigh.
+   */
+  async exportChunk(accountId: string, request: { after: ExportCursor | null; limit: number } & CallFilters) {
+    const { after, limit, ...filters } = request;
+    const rows = await callRepository.after(this.options.sql, accountId, filters, after, limit);
+    const items: Call[] = [];
+    let bytes = 0;
+    for (const row of rows) {
+      const call = toCall(row, null);
+      bytes += JSON.stringify(call).length;
+      if (items.length > 0 && bytes > EXPORT_CHUNK_BYTES) break;
+      items.push(call);
+    }
+    const last = items.at(-1);
+    const more = items.length < rows.length || rows.length === limit;
+    return { items, next: more && last ? { created_at: last.created_at, id: last.id } : null };
+  }
+
+  /** Hands a call to the carrier: from the start, or (after a restart) from where it was. */
+  drive(row: CallRow, stage: CarrierStage): void {
+    const request = dialRequest(row);
+    const onEvent = (event: CarrierEvent) => this.apply(row.id, event);
+    const session =
+      stage === 'initializing' && row.sequence === 1
+        ? this.options.provider.dial(request, onEvent)
+        : this.options.provider.resume(request, stage, onEvent);
+    this.live.set(row.id, session);
+    void session.done.finally(() => this.live.delete(row.id));
+  }
+
+  /** One carrier event, applied once: stale or repeated events change nothing. */
+  async apply(callId: string, event: CarrierEvent): Promise<void> {
+    if (this.stopped)
+      throw new AppError('SERVICE_UNAVAILABLE', 'call service stopping; the call is resumed elsewhere');
+    await this.options.sql.begin(async (tx) => {
+      const row = await callRepository.lock(tx, callId);
+      if (!row) return;
+      const changes = transitionFor(row, event);
+      if (!changes) return;
+      const updated = await callRepository.transition(tx, row, changes, event.at);
+      await recordStatusEvent(tx, updated, row.status);
+      if (isFinal(updated.status)) await recordEndedEvent(tx, updated, toCall(updated, null));
+    });
+  }
+
+  /**
+   * Ends a call that outlived any plausible end: failed, by the system, for a timeout, keeping what
+   * it had (answer time, transcript so far).
+   */
+  async endStuck(callId: string): Promise<void> {
+    await this.options.sql.begin(async (tx) => {
+      const row = await callRepository.lock(tx, callId);
+      if (!row || isFinal(row.status)) return;
+      const now = new Date();
+      const duration = row.answered_at
+        ? Math.max(0, Math.floor((now.getTime() - row.answered_at.getTime()) / 1000))
+        : 0;
+      const updated = await callRepository.transition(
+        tx,
+        row,
+        {
+          status: 'failed',
+          ended_at: now,
+          duration_seconds: duration,
+          call_summary: 'The call did not finish in time and was ended by the system.',
+          call_end_reason: 'timeout',
+          ended_by: 'system',
+          details_collection: { status: 'none', score: 0, collected_details: [], collected_values: {} },
+          owner: null,
+          lease_until: null,
+        },
+        now,
+      );
+      await recordStatusEvent(tx, updated, row.status);
+      await recordEndedEvent(tx, updated, toCall(updated, null));
+    });
+    this.options.log.warn({ call_id: callId }, 'ended a stuck call as failed (timeout)');
+    await this.live
+      .get(callId)
+      ?.hangUp()
+      .catch(() => undefined);
+  }
+
+  liveCallIds(): string[] {
+    return [...this.live.keys()];
+  }
+
+  /** Stops applying events and gives up this instance's claims, so a restart or a replica resumes them. */
+  async detach(): Promise<void> {
+    this.stopped = true;
+    const ids = this.liveCallIds();
+    if (ids.length === 0) return;
+    await this.options.sql`
+      UPDATE call.calls SET lease_until = NULL, owner = NULL
+      WHERE owner = ${this.options.instanceId} AND id = ANY(${ids}::uuid[])`.catch((error: unknown) =>
+      this.options.log.warn({ err: error }, 'could not release call leases; they lapse on their own'),
+    );
+  }
+
+  isFinalRow(row: CallRow): boolean {
+    return isFinal(row.status);
+  }
+}

@@ -1,0 +1,28 @@
+export type { ContactInfo } from './contact';
+export {
+  type CallPlan,
+  cutShort,
+  MAX_CALL_SECONDS,
+  outcomeFor,
+  type PlannedEvent,
+  planCall,
+  TIMINGS,
+} from './plan';
+export { costs, RATES } from './result';
+export { SimulatedCarrier, type SimulatedCarrierOptions } from './simulated-carrier';
+export type {
+  AgentSnapshot,
+  CallEndReasonValue,
+  CallResult,
+  CallSentiment,
+  CallSession,
+  CarrierEvent,
+  CarrierStage,
+  DetailsCollectionResult,
+  DetailsStatus,
+  DialRequest,
+  EndedByValue,
+  TelephonyProvider,
+  TranscriptLine,
+} from './types';
+export { synthesizeRecording, WAV_FORMAT, WAV_HEADER_BYTES } from './wav';

@@ -1,0 +1,187 @@
+import { type CallPlan, cutShort, MAX_CALL_SECONDS, type PlannedEvent, planCall } from './plan';
+import type { CallSession, CarrierEvent, CarrierStage, DialRequest, TelephonyProvider } from './types';
+import { synthesizeRecording } from './wav';
+
+export interface SimulatedCarrierOptions {
+  /** SIM_TIME_SCALE: wall delay = simulated delay × timeScale (1 = real time). */
+  timeScale: number;
+  /** Wall clock in ms; injectable so tests can pretend time has passed. */
+  now?: () => number;
+  /** Delivery retries when onEvent throws (wall ms, not scaled: they wait for the consumer). */
+  retry?: { attempts: number; baseDelayMs: number };
+}
+
+type Deliver = (event: CarrierEvent) => Promise<void>;
+
+/** Events after `stage`: what the call service has not stored yet. */
+const REMAINING: Record<CarrierStage, ReadonlySet<PlannedEvent['type']>> = {
+  initializing: new Set(['ringing', 'answered', 'ended']),
+  ringing: new Set(['answered', 'ended']),
+  in_progress: new Set(['ended']),
+};
+
+/**
+ * The default telephony provider (decisions.md, "Simulated carrier"): plans the call up front
+ * (deterministic per call id) and plays the plan back on timers scaled by SIM_TIME_SCALE.
+ */
+export class SimulatedCarrier implements TelephonyProvider {
+  readonly maxCallSeconds = MAX_CALL_SECONDS;
+  private readonly timeScale: number;
+  private readonly now: () => number;
+  private readonly retry: { attempts: number; baseDelayMs: number };
+  private readonly sessions = new Set<Session>();
+
+  constructor(options: SimulatedCarrierOptions) {
+    if (!Number.isFinite(options.timeScale) || options.timeScale <= 0) {
+      throw new RangeError(`timeScale must be a positive number, got ${options.timeScale}`);
+    }
+    this.timeScale = options.timeScale;
+    this.now = options.now ?? Date.now;
+    this.retry = options.retry ?? { attempts: 4, baseDelayMs: 100 };
+  }
+
+  dial(request: DialRequest, onEvent: Deliver): CallSession {
+    return this.resume(request, 'initializing', onEvent);
+  }
+
+  resume(request: DialRequest, stage: CarrierStage, onEvent: Deliver): CallSession {
+    const session = new Session(request, stage, onEvent, this.timeScale, this.now, this.retry);
+    this.sessions.add(session);
+    void session.done.then(() => this.sessions.delete(session));
+    return session;
+  }
+
+  recording(request: { callId: string; durationSeconds: number }) {
+    const seconds = Math.min(this.maxCallSeconds, request.durationSeconds);
+    return { contentType: 'audio/wav' as const, ...synthesizeRecording(request.callId, seconds) };
+  }
+
+  /**
+   * Stops every call in flight without delivering anything more (their `done` resolves). For a
+   * service shutting down: on its next start it resumes those calls from their stored stage.
+   */
+  close(): void {
+    for (const session of this.sessions) session.abandon();
+    this.sessions.clear();
+  }
+}
+
+/**
+ * One call being played back. Events go out one at a time, in plan order, each awaited. A hang-up
+ * waits for a delivery in progress, then sends the cut-short 'ended' instead of the rest.
+ *
+ * When onEvent keeps failing (the call service cannot store the event), the event is retried with
+ * exponential backoff and then the session gives up without sending anything more: later events
+ * would reach a service that missed an earlier one, and the call service's reaper ends such a call
+ * (failed, timeout). Nothing is logged here, the carrier has no logger; the reaper's end is the trace.
+ */
+class Session implements CallSession {
+  readonly done: Promise<void>;
+  private hangUpAtWall: number | null = null;
+  private abandoned = false;
+  /** Simulated offset of the last event the call service has (a hang-up cannot precede it). */
+  private lastAtMs: number;
+  private answeredDelivered: boolean;
+  private readonly plan: CallPlan;
+  private wake: (() => void) | null = null;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly request: DialRequest,
+    stage: CarrierStage,
+    private readonly onEvent: Deliver,
+    private readonly timeScale: number,
+    private readonly now: () => number,
+    private readonly retry: { attempts: number; baseDelayMs: number },
+  ) {
+    // Planned here, synchronously, so that a request the planner cannot handle throws from dial()
+    // into the caller's hands instead of rejecting a `done` nobody may be watching.
+    this.plan = planCall(request);
+    this.answeredDelivered = stage === 'in_progress';
+    const delivered = this.plan.events.filter((e) => !REMAINING[stage].has(e.type));
+    this.lastAtMs = delivered.at(-1)?.atMs ?? 0;
+    this.done = this.run(stage);
+  }
+
+  hangUp(): Promise<void> {
+    if (this.hangUpAtWall === null) this.hangUpAtWall = this.now();
+    this.interrupt();
+    return this.done;
+  }
+
+  abandon(): void {
+    this.abandoned = true;
+    this.interrupt();
+  }
+
+  private interrupt(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.wake?.();
+  }
+
+  /** Wall time (ms) at which a simulated offset falls due. */
+  private wallAt(atMs: number): number {
+    return this.request.startedAt.getTime() + atMs * this.timeScale;
+  }
+
+  private async run(stage: CarrierStage): Promise<void> {
+    const { plan } = this;
+    const { startedAt } = this.request;
+    // Without an 'answered' event (voicemail) the call service never sees the pick-up: go by time.
+    const signalsAnswer = plan.events.some((e) => e.type === 'answered');
+    for (const planned of plan.events.filter((e) => REMAINING[stage].has(e.type))) {
+      await this.sleepUntil(this.wallAt(planned.atMs));
+      if (this.abandoned) return;
+      if (this.hangUpAtWall !== null) {
+        // Simulated moment of the hang-up; a call whose natural end was already due ends naturally.
+        const atMs = Math.max(
+          this.lastAtMs,
+          Math.round((this.hangUpAtWall - startedAt.getTime()) / this.timeScale),
+        );
+        if (atMs < plan.endedAtMs) {
+          const result = cutShort(plan, atMs, this.answeredDelivered || !signalsAnswer);
+          await this.deliver({ type: 'ended', at: result.ended_at, result });
+          return;
+        }
+      }
+      const at = new Date(startedAt.getTime() + planned.atMs);
+      const event: CarrierEvent =
+        planned.type === 'ended' ? { type: 'ended', at, result: plan.result } : { type: planned.type, at };
+      if (!(await this.deliver(event))) return;
+      this.lastAtMs = planned.atMs;
+      if (planned.type === 'answered') this.answeredDelivered = true;
+    }
+  }
+
+  /** Resolves at `wallMs`, or at once on a hang-up / abandon. */
+  private sleepUntil(wallMs: number): Promise<void> {
+    const delay = wallMs - this.now();
+    if (delay <= 0 || this.hangUpAtWall !== null || this.abandoned) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.wake = () => {
+        this.wake = null;
+        resolve();
+      };
+      // Unref'd: a pending simulated call must not keep a stopping process alive (it is resumed).
+      this.timer = setTimeout(() => this.wake?.(), delay);
+      this.timer.unref();
+    });
+  }
+
+  /** true once onEvent accepted the event; false after the last retry (or when abandoned). */
+  private async deliver(event: CarrierEvent): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      if (this.abandoned) return false;
+      try {
+        await this.onEvent(event);
+        return true;
+      } catch {
+        if (attempt >= this.retry.attempts) return false;
+        await new Promise((resolve) =>
+          setTimeout(resolve, this.retry.baseDelayMs * 2 ** (attempt - 1)).unref(),
+        );
+      }
+    }
+  }
+}

@@ -1,0 +1,82 @@
+import type { AgentSnapshot, Call, CallStatus } from '@voice/shared';
+
+export interface CallRow {
+  id: string;
+  account_id: string;
+  agent_id: string;
+  agent_snapshot: AgentSnapshot;
+  campaign_id: string | null;
+  phone_number: string;
+  source_number: string;
+  metadata: Record<string, unknown> | null;
+  status: CallStatus;
+  sequence: number;
+  created_at: Date;
+  started_at: Date;
+  answered_at: Date | null;
+  ended_at: Date | null;
+  duration_seconds: number;
+  transcript: Call['transcript'];
+  sentiment: Call['sentiment'];
+  call_summary: string | null;
+  call_end_reason: Call['call_end_reason'];
+  ended_by: Call['ended_by'];
+  details_collection: Call['details_collection'];
+  ai_cost: string;
+  telephony_cost: string;
+  total_cost: string;
+  prompt_version_id: string | null;
+  prompt_hash: string;
+  owner: string | null;
+  lease_until: Date | null;
+}
+
+export const FINAL_STATUSES: readonly CallStatus[] = [
+  'completed',
+  'no_answer',
+  'failed',
+  'voicemail',
+  'busy',
+];
+
+export function isFinal(status: CallStatus): boolean {
+  return FINAL_STATUSES.includes(status);
+}
+
+/** The API's call record; `recordingUrl` is signed by whoever serves it (null until the call ended). */
+export function toCall(row: CallRow, recordingUrl: string | null): Call {
+  return {
+    id: row.id,
+    session_id: row.id,
+    status: row.status,
+    phone_number: row.phone_number,
+    source_number: row.source_number,
+    direction: 'outbound',
+    agent: { id: row.agent_id, name: row.agent_snapshot.name },
+    agent_id: row.agent_id,
+    agent_type: row.agent_snapshot.agent_type,
+    user_id: row.account_id,
+    campaign_id: row.campaign_id,
+    metadata: row.metadata,
+    created_at: row.created_at.toISOString(),
+    started_at: row.started_at.toISOString(),
+    answered_at: row.answered_at?.toISOString() ?? null,
+    ended_at: row.ended_at?.toISOString() ?? null,
+    duration: row.duration_seconds,
+    duration_seconds: row.duration_seconds,
+    duration_minutes: Math.round((row.duration_seconds / 60) * 100) / 100,
+    transcript: row.transcript,
+    recording_url: recordingUrl,
+    sentiment: row.sentiment,
+    call_summary: row.call_summary,
+    call_end_reason: row.call_end_reason,
+    ended_by: row.ended_by,
+    details_collection: row.details_collection,
+    ai_cost: Number(row.ai_cost),
+    telephony_cost: Number(row.telephony_cost),
+    total_cost: Number(row.total_cost),
+    cost_currency: 'USD',
+    prompt_version_id: row.prompt_version_id,
+    prompt_hash: row.prompt_hash,
+  };
+}
