@@ -43,7 +43,13 @@ export const openapiPlugin = fp(
             description: 'Public catalogue: industries, agent types, voices, languages, models',
           },
           { name: 'Agents', description: 'Voice agents, their prompts and prompt versions' },
-          { name: 'Calls', description: 'Outbound calls: place, follow, read history' },
+          {
+            name: 'Calls',
+            description:
+              'Outbound calls: place, follow, read history. Costs are in USD: telephony 0.014 and AI 0.06 per ' +
+              'minute of connected time, billed per second; unanswered calls cost nothing. call_end_reason and ' +
+              'ended_by take the values listed in the Call schema.',
+          },
           { name: 'Admin', description: 'Operator API, enabled by ADMIN_TOKEN' },
         ],
       },
