@@ -1,4 +1,11 @@
-import { type Call, EVENTS, eventFilter, type PageOf, signRecordingUrl } from '@voice/shared';
+import {
+  type Call,
+  Call as CallSchema,
+  EVENTS,
+  eventFilter,
+  type PageOf,
+  signRecordingUrl,
+} from '@voice/shared';
 import { infraModes } from '@voice/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, createKey, type TestAccount } from '../../platform/test/support/accounts';
@@ -96,6 +103,8 @@ describe.each(infraModes())('calls (%s)', (mode) => {
   it('completes a call with a full record: transcript, details, sentiment, costs, prompt hash', async () => {
     const placed = await place('+14155551234', { metadata: { name: 'Jordan' } });
     const done = await waitForFinal(placed.id);
+    // Every field of the record, with its type, as the shared contract (and OpenAPI) describe it.
+    expect(CallSchema.safeParse(done).error?.issues ?? []).toEqual([]);
     expect(done).toMatchObject({
       status: 'completed',
       direction: 'outbound',
@@ -134,6 +143,7 @@ describe.each(infraModes())('calls (%s)', (mode) => {
   ])('ends a call to %s as %s', async (phone, outcome) => {
     const done = await waitForFinal((await place(phone)).id);
     expect(done.status).toBe(outcome);
+    expect(CallSchema.safeParse(done).error?.issues ?? []).toEqual([]);
     expect(done.ended_at).toBeTruthy();
     if (outcome !== 'voicemail') {
       expect(done.duration).toBe(0);
