@@ -25,22 +25,17 @@ export class RecordingsApp {
     };
   }
 
-  /** Bytes [offset, offset+length) of the WAV file, streamed through without holding the file. */
+  /** Bytes [offset, offset+length) of the WAV file, synthesised from `offset` on (never from the start). */
   async chunk(callId: string, offset: number, length: number) {
     const row = await this.row(callId);
-    const recording = this.provider.recording({ callId, durationSeconds: row.duration_seconds });
+    const recording = this.provider.recording({ callId, durationSeconds: row.duration_seconds, offset });
     const parts: Buffer[] = [];
-    let position = 0;
     let collected = 0;
     for await (const piece of recording.stream as AsyncIterable<Buffer>) {
-      const start = Math.max(0, offset - position);
-      const end = Math.min(piece.length, offset + length - position);
-      if (end > start) {
-        parts.push(piece.subarray(start, end));
-        collected += end - start;
-      }
-      position += piece.length;
-      if (collected >= length || position >= offset + length) break;
+      const take = piece.subarray(0, length - collected);
+      parts.push(take);
+      collected += take.length;
+      if (collected >= length) break;
     }
     return {
       data: Buffer.concat(parts).toString('base64'),

@@ -51,9 +51,12 @@ export class SimulatedCarrier implements TelephonyProvider {
     return session;
   }
 
-  recording(request: { callId: string; durationSeconds: number }) {
+  recording(request: { callId: string; durationSeconds: number; offset?: number }) {
     const seconds = Math.min(this.maxCallSeconds, request.durationSeconds);
-    return { contentType: 'audio/wav' as const, ...synthesizeRecording(request.callId, seconds) };
+    return {
+      contentType: 'audio/wav' as const,
+      ...synthesizeRecording(request.callId, seconds, request.offset ?? 0),
+    };
   }
 
   /**

@@ -82,8 +82,11 @@ export interface TelephonyProvider {
     stage: CarrierStage,
     onEvent: (event: CarrierEvent) => Promise<void>,
   ): CallSession;
-  /** The recording of a finished call as a WAV byte stream (synthesised, constant memory). */
-  recording(request: { callId: string; durationSeconds: number }): {
+  /**
+   * The recording of a finished call as a WAV byte stream (synthesised, constant memory), from
+   * byte `offset` (default 0) on; `contentLength` is always the whole file's.
+   */
+  recording(request: { callId: string; durationSeconds: number; offset?: number }): {
     contentType: 'audio/wav';
     contentLength: number;
     stream: NodeJS.ReadableStream;

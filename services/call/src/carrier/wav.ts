@@ -49,24 +49,26 @@ function* segments(rng: Rng): Generator<Segment> {
   }
 }
 
-function* pcm(callId: string, totalSamples: number): Generator<Buffer> {
+/**
+ * PCM from `fromSecond` on. Turn boundaries are replayed without synthesising samples and the
+ * noise is seeded per second, so any second can be produced without the ones before it.
+ */
+function* pcm(callId: string, totalSamples: number, fromSecond: number): Generator<Buffer> {
   const rng = createRng(`recording:${callId}`);
-  const noise = createRng(`noise:${callId}`);
   const turns = segments(rng);
   let segment = turns.next().value as Segment;
-  for (let start = 0; start < totalSamples; start += CHUNK_SAMPLES) {
+  for (let start = fromSecond * CHUNK_SAMPLES; start < totalSamples; start += CHUNK_SAMPLES) {
+    const noise = createRng(`noise:${callId}:${start / CHUNK_SAMPLES}`);
     const count = Math.min(CHUNK_SAMPLES, totalSamples - start);
     const chunk = Buffer.alloc(count * 2);
     for (let i = 0; i < count; i++) {
       const n = start + i;
       while (n >= segment.endSample) segment = turns.next().value as Segment;
-      // Comfort noise under everything: an all-zero line sounds like a dropped call.
       let sample = (noise.next() - 0.5) * 60;
       if (segment.f0 > 0) {
         const t = n / WAV_FORMAT.sampleRate;
         const envelope = Math.abs(Math.sin(Math.PI * segment.syllableRate * t)) ** 0.6;
         const phase = 2 * Math.PI * segment.f0 * t + 0.8 * Math.sin(2 * Math.PI * 3 * t);
-        // A few harmonics with falling weight make it buzz like a voice, not whistle like a tone.
         const voice = Math.sin(phase) + 0.5 * Math.sin(2 * phase) + 0.25 * Math.sin(3 * phase);
         sample += 1800 * envelope * voice; // about -20 dBFS: quiet, never clipping
       }
@@ -84,14 +86,23 @@ function* pcm(callId: string, totalSamples: number): Generator<Buffer> {
 export function synthesizeRecording(
   callId: string,
   durationSeconds: number,
+  fromByte = 0,
 ): { contentLength: number; stream: Readable } {
   const seconds = Number.isFinite(durationSeconds)
     ? Math.min(MAX_CALL_SECONDS, Math.max(0, Math.floor(durationSeconds)))
     : 0;
   const dataBytes = seconds * BYTES_PER_SECOND;
+  // Starts at the second holding `fromByte`, then trims the bytes before it.
   function* file(): Generator<Buffer> {
-    yield wavHeader(dataBytes);
-    yield* pcm(callId, seconds * WAV_FORMAT.sampleRate);
+    let skip = Math.max(0, fromByte);
+    if (skip < WAV_HEADER_BYTES) yield wavHeader(dataBytes).subarray(skip);
+    skip = Math.max(0, skip - WAV_HEADER_BYTES);
+    const fromSecond = Math.floor(skip / BYTES_PER_SECOND);
+    skip -= fromSecond * BYTES_PER_SECOND;
+    for (const chunk of pcm(callId, seconds * WAV_FORMAT.sampleRate, fromSecond)) {
+      yield skip > 0 ? chunk.subarray(skip) : chunk;
+      skip = 0;
+    }
   }
   return {
     contentLength: WAV_HEADER_BYTES + dataBytes,
