@@ -1,5 +1,5 @@
 import { migrations as agentMigrations, createAgentService } from '@voice/agent-service';
-import { migrations as callMigrations, createCallService } from '@voice/call-service';
+import { migrations as callMigrations, createCallService, type TelephonyProvider } from '@voice/call-service';
 import { migrations as campaignMigrations, createCampaignService } from '@voice/campaign-service';
 import { migrations as gatewayMigrations } from '@voice/gateway';
 import type { MigrationSet, ServiceDeps, ServiceHandle, ServiceName } from '@voice/shared';
@@ -9,15 +9,25 @@ export const ROLES = ['all', 'gateway', 'agent', 'call', 'campaign', 'webhook'] 
 export type Role = (typeof ROLES)[number];
 export type Component = 'gateway' | ServiceName;
 
+/** What the composition root may plug into the services in place of their defaults. */
+export interface ServiceOptions {
+  /** The telephone network the call service dials through (default: the simulated carrier). */
+  callProvider?: TelephonyProvider | undefined;
+}
+
 export interface ServiceComponent {
   migrations: MigrationSet;
-  create: (deps: ServiceDeps) => ServiceHandle;
+  create: (deps: ServiceDeps, options: ServiceOptions) => ServiceHandle;
 }
 
 /** Every service the platform can run; the gateway is wired separately (it serves HTTP). */
 export const SERVICES: Record<ServiceName, ServiceComponent> = {
   agent: { migrations: agentMigrations, create: createAgentService },
-  call: { migrations: callMigrations, create: createCallService },
+  call: {
+    migrations: callMigrations,
+    create: (deps, { callProvider }) =>
+      createCallService(deps, callProvider ? { provider: callProvider } : {}),
+  },
   campaign: { migrations: campaignMigrations, create: createCampaignService },
   webhook: { migrations: webhookMigrations, create: createWebhookService },
 };

@@ -1,3 +1,4 @@
+import type { TelephonyProvider } from '@voice/call-service';
 import { buildGateway, type Gateway, type GatewayDeps } from '@voice/gateway';
 import { type Config, type Logger, migrate, type ServiceHandle, type ServiceName } from '@voice/shared';
 import type { FastifyPluginAsync } from 'fastify';
@@ -33,6 +34,8 @@ export interface PlatformOptions {
   log: Logger;
   /** True for the one-process embedded default: creates the development account and key. */
   embedded: boolean;
+  /** The telephone network the call service dials through; the simulated carrier by default. */
+  callProvider?: TelephonyProvider;
   /** Extra gateway surfaces (GraphQL, tRPC, test routes). */
   surfaces?: FastifyPluginAsync<GatewayDeps>[];
   /**
@@ -89,7 +92,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         log: log.child({ service: component }),
         config,
       };
-      services.set(component, SERVICES[component].create(deps));
+      services.set(component, SERVICES[component].create(deps, { callProvider: options.callProvider }));
     }
     await Promise.all([...services.values()].map((s) => s.start()));
     signal?.throwIfAborted();

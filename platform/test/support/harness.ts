@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import type { TelephonyProvider } from '@voice/call-service';
 import type { GatewayDeps } from '@voice/gateway';
 import { type Config, ConfigSchema, createLogger, type Logger } from '@voice/shared';
 import { createTestDatabase, type InfraMode, testInfra } from '@voice/shared/testing';
@@ -31,6 +32,8 @@ export interface TestPlatformOptions {
   captureLogs?: boolean;
   /** Use this database as it is (a server the test runs itself) instead of a fresh clone. */
   databaseUrl?: string;
+  /** Stands in for the telephone network (default: the simulated carrier). */
+  callProvider?: TelephonyProvider;
 }
 
 function captureLogger(lines: Record<string, unknown>[]): Logger {
@@ -82,6 +85,7 @@ export async function startTestPlatform(
     log,
     embedded: true,
     ...(options.surfaces ? { surfaces: options.surfaces } : {}),
+    ...(options.callProvider ? { callProvider: options.callProvider } : {}),
   });
   return {
     mode,

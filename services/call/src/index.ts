@@ -1,2 +1,10 @@
+export type {
+  CallResult,
+  CallSession,
+  CarrierEvent,
+  CarrierStage,
+  DialRequest,
+  TelephonyProvider,
+} from './carrier/index';
 export { migrations } from './db/migrations';
-export { createCallService } from './service';
+export { type CallServiceOptions, createCallService } from './service';

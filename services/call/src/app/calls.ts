@@ -136,6 +136,8 @@ export class CallsApp {
 
   /** Hands a call to the carrier: from the start, or (after a restart) from where it was. */
   drive(row: CallRow, stage: CarrierStage): void {
+    // Already driven here (its lease lapsed while renewals failed and the keeper reclaimed it).
+    if (this.live.has(row.id)) return;
     const request = dialRequest(row);
     const onEvent = (event: CarrierEvent) => this.apply(row.id, event);
     const session =
@@ -143,7 +145,9 @@ export class CallsApp {
         ? this.options.provider.dial(request, onEvent)
         : this.options.provider.resume(request, stage, onEvent);
     this.live.set(row.id, session);
-    void session.done.finally(() => this.live.delete(row.id));
+    void session.done.finally(() => {
+      if (this.live.get(row.id) === session) this.live.delete(row.id);
+    });
   }
 
   /** One carrier event, applied once: stale or repeated events change nothing. */
