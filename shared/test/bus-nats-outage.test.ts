@@ -1,13 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BusNoRespondersError, NatsBus, type StreamDefinition } from '../src/bus';
 import { AppError } from '../src/errors';
 import { createLogger } from '../src/log';
+import { freePort } from '../src/net/free-port';
 import { infraModes } from '../testing';
 
 /**
@@ -20,18 +20,6 @@ const required = process.env.REQUIRE_INFRA === '1';
 const log = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', name: 'bus-nats-outage-test' });
 const EVENTS: StreamDefinition = { name: 'OUTAGE', subjects: ['evt.>'], maxAgeMs: 60_000 };
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 interface NatsServer {
   stop(): Promise<void>;

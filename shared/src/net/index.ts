@@ -6,6 +6,7 @@ export {
   isAllowedAddress,
   isAllowedClass,
 } from './address-policy';
+export * from './free-port';
 export {
   ADDRESS_NOT_ALLOWED,
   AddressNotAllowedError,
