@@ -83,6 +83,17 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     signal?.throwIfAborted();
     await migrateAll(infrastructure, components, log);
     signal?.throwIfAborted();
+    // Services that build links (webhook payloads) get the resolved recording secret and a base URL;
+    // only the components that sign links resolve (and maybe generate) the secret. With PORT 0 the
+    // gateway's real port is not known yet: HOST:PORT is the fallback for now.
+    const secret = components.some((c) => c === 'gateway' || c === 'webhook')
+      ? await recordingSecret(config, log)
+      : config.RECORDING_URL_SECRET;
+    const serviceConfig: Config = {
+      ...config,
+      RECORDING_URL_SECRET: secret,
+      PUBLIC_BASE_URL: config.PUBLIC_BASE_URL ?? `http://${config.HOST}:${config.PORT}`,
+    };
     // Every service registers its handlers and consumers before any starts background work.
     for (const component of components) {
       if (component === 'gateway') continue;
@@ -90,7 +101,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         bus: infrastructure.bus,
         sql: infrastructure.openSql(component),
         log: log.child({ service: component }),
-        config,
+        config: serviceConfig,
       };
       services.set(component, SERVICES[component].create(deps, { callProvider: options.callProvider }));
     }
@@ -107,7 +118,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         log: log.child({ service: 'gateway' }),
         adminToken: config.ADMIN_TOKEN,
         trustProxy: config.TRUST_PROXY,
-        recordingSecret: await recordingSecret(config, log),
+        recordingSecret: secret ?? (await recordingSecret(config, log)),
         publicBaseUrl: () => config.PUBLIC_BASE_URL ?? url ?? `http://${config.HOST}:${config.PORT}`,
         ...(options.surfaces ? { surfaces: options.surfaces } : {}),
       });

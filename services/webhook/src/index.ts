@@ -1,2 +1,6 @@
+export { WebhookSender } from './app/sender';
 export { migrations } from './db/migrations';
-export { createWebhookService } from './service';
+export { callEndedPayload } from './domain/payload';
+export { decideAfterAttempt } from './domain/policy';
+export { signBody, signTimestamped } from './domain/signature';
+export { createTunedWebhookService, createWebhookService, type WebhookServiceOptions } from './service';

@@ -1,6 +1,68 @@
 import { defineService, type ServiceDeps, type ServiceHandle, serveHealth } from '@voice/shared';
+import { consumeCallEnded } from './app/call-ended-consumer';
+import { DEFAULT_ATTEMPT_TIMEOUT_MS, WebhookSender } from './app/sender';
+import { DeliveryWorker } from './app/worker';
 
-/** The webhook service. Issue 2 gives it its schema, its place on the bus and its health answer. */
+export interface WebhookServiceOptions {
+  /** Time allowed for one attempt (spec: 10 s); tests shorten it. */
+  attemptTimeoutMs?: number;
+  /** How often the worker looks for due deliveries. */
+  pollIntervalMs?: number;
+}
+
+/** The webhook service: stores a delivery per CALL_ENDED and sends it, signed, with retries. */
 export function createWebhookService(deps: ServiceDeps): ServiceHandle {
-  return defineService({ name: 'webhook', subscriptions: [serveHealth(deps, 'webhook')] });
+  return createTunedWebhookService(deps, {});
+}
+
+/** The webhook service with its timings set (tests shorten the 10 s attempt timeout). */
+export function createTunedWebhookService(deps: ServiceDeps, options: WebhookServiceOptions): ServiceHandle {
+  const { config } = deps;
+  const attemptTimeoutMs = options.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
+  const sender = new WebhookSender({
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE ?? false,
+    timeoutMs: attemptTimeoutMs,
+  });
+  let worker: DeliveryWorker | undefined;
+  const links = () => {
+    const recordingSecret = config.RECORDING_URL_SECRET;
+    if (!recordingSecret) throw new Error('webhook service: RECORDING_URL_SECRET was not resolved');
+    return {
+      baseUrl: config.PUBLIC_BASE_URL ?? `http://${config.HOST}:${config.PORT}`,
+      recordingSecret,
+    };
+  };
+  return defineService({
+    name: 'webhook',
+    subscriptions: [
+      serveHealth(deps, 'webhook'),
+      consumeCallEnded({
+        bus: deps.bus,
+        sql: deps.sql,
+        log: deps.log,
+        links,
+        onStored: () => worker?.wake(),
+      }),
+    ],
+    background: [
+      async () => {
+        const running = new DeliveryWorker({
+          sql: deps.sql,
+          log: deps.log,
+          sender,
+          retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
+          attemptTimeoutMs,
+          ...(options.pollIntervalMs ? { pollIntervalMs: options.pollIntervalMs } : {}),
+        });
+        running.start();
+        worker = running;
+        return {
+          stop: async () => {
+            worker = undefined;
+            await running.stop();
+          },
+        };
+      },
+    ],
+  });
 }

@@ -12,6 +12,7 @@ import {
   SaveInstructionsBody,
   SavePromptVersionBody,
   UpdateAgentBody,
+  WebhookEventKind,
 } from './agent';
 import {
   Call,
@@ -101,6 +102,14 @@ export const AGENT = {
   checkSettings: rpc('agent.check_settings', CheckAgentSettingsRequest, CheckAgentSettingsReply),
   /** Internal: the call service's copy of an agent at dial time. */
   snapshot: rpc('agent.snapshot', AgentIdRequest, AgentSnapshot),
+  /** Internal: where the webhook service sends an agent's events (secret included); null = none. */
+  webhookTarget: rpc(
+    'agent.webhook_target',
+    AgentIdRequest,
+    z
+      .object({ url: z.string(), events: z.array(WebhookEventKind), secret: z.string().nullable() })
+      .nullable(),
+  ),
 } as const;
 
 export const CALL = {

@@ -9,6 +9,7 @@ import {
 import { agentSnapshot } from '../app/agent-snapshot';
 import type { AgentsApp } from '../app/agents';
 import type { PromptsApp } from '../app/prompt-versions';
+import { webhookTarget } from '../app/webhook-target';
 
 /** Agent operations over the bus: decode, call the use case for the caller's account, encode. */
 export function serveAgents(deps: ServiceDeps, agents: AgentsApp, prompts: PromptsApp): Subscription[] {
@@ -29,6 +30,12 @@ export function serveAgents(deps: ServiceDeps, agents: AgentsApp, prompts: Promp
       deps.bus,
       AGENT.snapshot,
       ({ agent_id }, ctx) => agentSnapshot(agents, account(ctx), agent_id),
+      options,
+    ),
+    serveRpc(
+      deps.bus,
+      AGENT.webhookTarget,
+      ({ agent_id }, ctx) => webhookTarget(agents, account(ctx), agent_id),
       options,
     ),
     serveRpc(

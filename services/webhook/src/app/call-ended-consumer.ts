@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AGENT,
+  AppError,
+  type Bus,
+  CallEnded,
+  callRpc,
+  EVENTS,
+  eventFilter,
+  type Logger,
+  processOnce,
+  type Sql,
+  STREAMS,
+  type Subscription,
+} from '@voice/shared';
+import type { z } from 'zod';
+import { deliveryRepository } from '../db/deliveries';
+import { callEndedPayload, type PayloadLinks } from '../domain/payload';
+
+export interface CallEndedConsumerOptions {
+  bus: Bus;
+  sql: Sql;
+  log: Logger;
+  links: () => PayloadLinks;
+  /** Called after a delivery was stored, so the worker sends it without waiting for its poll. */
+  onStored: () => void;
+}
+
+/**
+ * CALL_ENDED → at most one delivery row per event (processOnce): a redelivered event finds its
+ * processed-event row and stores nothing again. Sending happens in the worker, never here.
+ */
+export function consumeCallEnded(options: CallEndedConsumerOptions): Promise<Subscription> {
+  const { bus, sql, log } = options;
+  return bus.consume({
+    stream: STREAMS.callEvents,
+    durable: 'webhook-call-ended',
+    subjects: [eventFilter(EVENTS.callEnded)],
+    retryDelayMs: (count) => Math.min(30_000, 500 * 2 ** (count - 1)),
+    handler: async (msg) => {
+      const envelope = msg.data as { id?: string; account_id?: string; data?: unknown };
+      const parsed = CallEnded.safeParse(envelope.data);
+      if (!envelope.account_id || !parsed.success) {
+        log.error({ event_id: msg.id }, 'CALL_ENDED event outside its contract: dropped');
+        return;
+      }
+      const eventId = envelope.id ?? msg.id;
+      const accountId = envelope.account_id;
+      const { call } = parsed.data;
+      let target: z.output<typeof AGENT.webhookTarget.reply>;
+      try {
+        target = await callRpc(
+          bus,
+          AGENT.webhookTarget,
+          { agent_id: call.agent_id },
+          { requestId: randomUUID(), accountId },
+        );
+      } catch (error) {
+        // An agent deleted since the call: nothing to deliver. Anything else: redelivered later.
+        if (error instanceof AppError && error.code === 'AGENT_NOT_FOUND') return;
+        throw error;
+      }
+      if (!target?.events.includes('CALL_ENDED')) return;
+      const payload = callEndedPayload(call, options.links());
+      const result = await processOnce(sql, 'webhook', 'call-ended', eventId, async (tx) => {
+        await deliveryRepository.insert(tx, {
+          id: randomUUID(),
+          account_id: accountId,
+          agent_id: call.agent_id,
+          event_id: eventId,
+          event: 'CALL_ENDED',
+          session_id: call.session_id,
+          url: target.url,
+          secret: target.secret,
+          payload,
+        });
+      });
+      if (!result.duplicate) options.onStored();
+    },
+  });
+}

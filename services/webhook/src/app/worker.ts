@@ -1,0 +1,141 @@
+import type { Logger, Sql } from '@voice/shared';
+import { type ClaimedDelivery, deliveryRepository } from '../db/deliveries';
+import { decideAfterAttempt } from '../domain/policy';
+import { signatureHeaders } from '../domain/signature';
+import type { WebhookSender } from './sender';
+
+export interface DeliveryWorkerOptions {
+  sql: Sql;
+  log: Logger;
+  sender: WebhookSender;
+  /** WEBHOOK_RETRY_BASE_MS. */
+  retryBaseMs: number;
+  /** Per-attempt timeout of the sender: the lease outlives it. */
+  attemptTimeoutMs: number;
+  /** Sends in flight at once, in all. */
+  maxConcurrent?: number;
+  /** Sends in flight at once to one host: a slow receiver holds only these. */
+  maxPerHost?: number;
+  pollIntervalMs?: number;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * Sends due deliveries from the webhook schema: claims them with a lease, sends each with bounded
+ * concurrency (total and per host), logs every attempt and schedules the retry in the row — never
+ * sleeping on it — so a restart or another replica picks up where this one stopped.
+ */
+export class DeliveryWorker {
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly perHost = new Map<string, number>();
+  private timer: NodeJS.Timeout | undefined;
+  private ticking: Promise<void> | undefined;
+  private stopped = false;
+  private readonly maxConcurrent: number;
+  private readonly maxPerHost: number;
+  private readonly pollIntervalMs: number;
+
+  constructor(private readonly options: DeliveryWorkerOptions) {
+    this.maxConcurrent = options.maxConcurrent ?? 32;
+    this.maxPerHost = options.maxPerHost ?? 4;
+    this.pollIntervalMs = options.pollIntervalMs ?? 100;
+  }
+
+  start(): void {
+    this.schedule(0);
+  }
+
+  /** Looks for due work now (a new delivery was stored). */
+  wake(): void {
+    if (this.stopped || this.ticking) return;
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.ticking;
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private schedule(ms: number): void {
+    clearTimeout(this.timer);
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.ticking = this.tick()
+        .catch((error: unknown) => this.options.log.error({ err: error }, 'webhook delivery poll failed'))
+        .finally(() => {
+          this.ticking = undefined;
+          this.schedule(this.pollIntervalMs);
+        });
+    }, ms);
+  }
+
+  private async tick(): Promise<void> {
+    const free = this.maxConcurrent - this.inFlight.size;
+    const leaseMs = this.options.attemptTimeoutMs + 30_000;
+    const claimed = await deliveryRepository.claimDue(this.options.sql, free, leaseMs);
+    for (const delivery of claimed) {
+      const host = hostOf(delivery.url);
+      const busy = this.perHost.get(host) ?? 0;
+      if (this.stopped || busy >= this.maxPerHost) {
+        // Another delivery to the same host is still out: try this one a little later.
+        await deliveryRepository.release(this.options.sql, delivery.id, this.pollIntervalMs * 2);
+        continue;
+      }
+      this.perHost.set(host, busy + 1);
+      const task = this.attempt(delivery)
+        .catch((error: unknown) =>
+          this.options.log.error({ err: error, delivery_id: delivery.id }, 'webhook attempt not recorded'),
+        )
+        .finally(() => {
+          const left = (this.perHost.get(host) ?? 1) - 1;
+          if (left <= 0) this.perHost.delete(host);
+          else this.perHost.set(host, left);
+          this.inFlight.delete(task);
+        });
+      this.inFlight.add(task);
+    }
+  }
+
+  private async attempt(delivery: ClaimedDelivery): Promise<void> {
+    const attempt = delivery.attempt_count + 1;
+    const body = Buffer.from(delivery.body, 'utf8');
+    const startedAt = new Date();
+    const outcome = await this.options.sender.send({
+      url: delivery.url,
+      body,
+      headers: {
+        'Content-Type': 'application/json',
+        'X-Service-Event': delivery.event,
+        'X-Service-Event-Id': delivery.event_id,
+        'X-Service-Delivery-Id': delivery.id,
+        ...signatureHeaders(delivery.secret, body, startedAt.getTime()),
+      },
+    });
+    const durationMs = Date.now() - startedAt.getTime();
+    const decision = decideAfterAttempt(attempt, outcome, this.options.retryBaseMs);
+    await deliveryRepository.recordAttempt(
+      this.options.sql,
+      delivery.id,
+      {
+        attempt,
+        startedAt,
+        durationMs,
+        statusCode: outcome.statusCode,
+        error: outcome.ok ? null : outcome.error,
+        succeeded: outcome.ok,
+      },
+      decision.outcome === 'retry'
+        ? { status: 'pending', nextAttemptInMs: decision.delayMs }
+        : { status: decision.outcome },
+    );
+  }
+}

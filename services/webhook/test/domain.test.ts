@@ -1,0 +1,150 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Call } from '@voice/shared';
+import { describe, expect, it } from 'vitest';
+import { callEndedPayload } from '../src/domain/payload';
+import { decideAfterAttempt, MAX_ATTEMPTS } from '../src/domain/policy';
+import { signatureHeaders, signBody, signTimestamped } from '../src/domain/signature';
+
+const failure = { ok: false as const, statusCode: 500, error: 'HTTP 500' };
+
+describe('decideAfterAttempt', () => {
+  it('ends on any success', () => {
+    expect(decideAfterAttempt(1, { ok: true, statusCode: 204 }, 100)).toEqual({ outcome: 'succeeded' });
+    expect(decideAfterAttempt(3, { ok: true, statusCode: 200 }, 100)).toEqual({ outcome: 'succeeded' });
+  });
+
+  it('retries with exponential backoff, then fails after 3 attempts in all', () => {
+    expect(MAX_ATTEMPTS).toBe(3);
+    expect(decideAfterAttempt(1, failure, 200)).toEqual({ outcome: 'retry', delayMs: 200 });
+    expect(decideAfterAttempt(2, failure, 200)).toEqual({ outcome: 'retry', delayMs: 400 });
+    expect(decideAfterAttempt(3, failure, 200)).toEqual({ outcome: 'failed' });
+    expect(decideAfterAttempt(2, { ok: false, statusCode: null, error: 'ECONNREFUSED' }, 5000)).toEqual({
+      outcome: 'retry',
+      delayMs: 10_000,
+    });
+  });
+});
+
+describe('signatures', () => {
+  const secret = 'a-very-secret-webhook-key';
+  const body = Buffer.from('{"event":"CALL_ENDED","data":{"x":"é"}}', 'utf8');
+
+  it('signs the raw body as lowercase hex HMAC-SHA256, verifiable by a receiver', () => {
+    const signature = signBody(secret, body);
+    expect(signature).toMatch(/^[0-9a-f]{64}$/);
+    const expected = createHmac('sha256', secret).update(body).digest();
+    expect(timingSafeEqual(Buffer.from(signature, 'hex'), expected)).toBe(true);
+    expect(signBody('another-secret-of-length', body)).not.toBe(signature);
+  });
+
+  it('signs "<t>.<body>" in the timestamped form', () => {
+    const value = signTimestamped(secret, body, 1_700_000_000);
+    const mac = createHmac('sha256', secret)
+      .update(`1700000000.${body.toString('utf8')}`)
+      .digest('hex');
+    expect(value).toBe(`t=1700000000,v1=${mac}`);
+  });
+
+  it('adds no signature headers without a secret', () => {
+    expect(signatureHeaders(null, body)).toEqual({});
+    const headers = signatureHeaders(secret, body, 1_700_000_000_500);
+    expect(headers['X-Service-Signature']).toBe(signBody(secret, body));
+    expect(headers['X-Service-Signature-Timestamped']).toBe(signTimestamped(secret, body, 1_700_000_000));
+  });
+});
+
+function sampleCall(overrides: Partial<Call> = {}): Call {
+  const id = '11111111-1111-4111-8111-111111111111';
+  return {
+    id,
+    session_id: id,
+    status: 'completed',
+    phone_number: '+14155550123',
+    source_number: '+14155550100',
+    direction: 'outbound',
+    agent: { id: '22222222-2222-4222-8222-222222222222', name: 'Riley' },
+    agent_id: '22222222-2222-4222-8222-222222222222',
+    agent_type: 'sales',
+    user_id: 'acct',
+    campaign_id: null,
+    metadata: null,
+    created_at: '2026-01-01T00:00:00.000Z',
+    started_at: '2026-01-01T00:00:01.000Z',
+    answered_at: '2026-01-01T00:00:05.000Z',
+    ended_at: '2026-01-01T00:01:05.000Z',
+    duration: 60,
+    duration_seconds: 60,
+    duration_minutes: 1,
+    transcript: [{ role: 'agent', content: 'Hi', timestamp: '00:00:01' }],
+    recording_url: null,
+    sentiment: 'positive',
+    call_summary: 'A call.',
+    call_end_reason: null,
+    ended_by: 'user',
+    details_collection: { status: 'complete', score: 1, collected_details: ['name'], collected_values: {} },
+    ai_cost: 0.1,
+    telephony_cost: 0.05,
+    total_cost: 0.15,
+    cost_currency: 'USD',
+    prompt_version_id: null,
+    prompt_hash: 'abc',
+    ...overrides,
+  };
+}
+
+describe('callEndedPayload', () => {
+  const links = {
+    baseUrl: 'https://voice.example',
+    recordingSecret: 'r'.repeat(40),
+    now: Date.UTC(2026, 0, 2),
+  };
+
+  it('has exactly the 6.3 fields', () => {
+    const payload = callEndedPayload(sampleCall(), links);
+    expect(payload.event).toBe('CALL_ENDED');
+    expect(payload.timestamp).toBe('2026-01-02T00:00:00.000Z');
+    expect(Object.keys(payload.data).sort()).toEqual(
+      [
+        'session_id',
+        'phone_number',
+        'direction',
+        'status',
+        'duration_seconds',
+        'duration_minutes',
+        'started_at',
+        'ended_at',
+        'agent_id',
+        'agent_type',
+        'sentiment',
+        'call_summary',
+        'call_end_reason',
+        'ended_by',
+        'details_collection',
+        'transcript',
+        'recording_url',
+        'metadata',
+        'ai_cost',
+        'telephony_cost',
+        'total_cost',
+      ].sort(),
+    );
+    expect(payload.data.metadata).toEqual({});
+    expect(payload.data.recording_url).toMatch(
+      /^https:\/\/voice\.example\/v1\/recordings\/11111111-1111-4111-8111-111111111111\.wav\?expires=\d+&signature=[0-9a-f]{64}$/,
+    );
+  });
+
+  it('keeps the metadata and adds the campaign id', () => {
+    const campaignId = '33333333-3333-4333-8333-333333333333';
+    const payload = callEndedPayload(sampleCall({ metadata: { crm: 'x' }, campaign_id: campaignId }), links);
+    expect(payload.data.metadata).toEqual({ crm: 'x', campaign_id: campaignId });
+  });
+
+  it('has no recording link for a call never answered', () => {
+    const payload = callEndedPayload(
+      sampleCall({ status: 'no_answer', duration: 0, duration_seconds: 0, duration_minutes: 0 }),
+      links,
+    );
+    expect(payload.data.recording_url).toBeNull();
+  });
+});
