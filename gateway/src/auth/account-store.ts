@@ -10,6 +10,7 @@ import {
   PLAN_RATE_LIMITS,
   type Plan,
   type Principal,
+  pageTotal,
   SCOPES,
   type Scope,
   type Sql,
@@ -102,15 +103,11 @@ export class AccountStore {
       SELECT id, name, plan, rate_limit_per_minute, created_at, count(*) OVER ()::int AS total
       FROM gateway.accounts ORDER BY created_at DESC, id
       LIMIT ${page.page_size} OFFSET ${(page.page - 1) * page.page_size}`;
-    const total =
-      rows[0]?.total ?? (await this.count(this.sql`SELECT count(*)::int AS n FROM gateway.accounts`));
+    const total = await pageTotal(
+      rows,
+      () => this.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM gateway.accounts`,
+    );
     return toPage(rows.map(toAccount), total, page);
-  }
-
-  /** A page past the end has no rows to carry the window count: ask for the total on its own. */
-  private async count(query: PromiseLike<{ n?: number }[]>): Promise<number> {
-    const [row] = await query;
-    return row?.n ?? 0;
   }
 
   /** Creates a key; `key` is given only for the development key the operator chose. */
@@ -142,11 +139,13 @@ export class AccountStore {
       SELECT id, account_id, name, prefix, scopes, created_at, revoked_at, count(*) OVER ()::int AS total
       FROM gateway.api_keys WHERE account_id = ${accountId}
       ORDER BY created_at DESC, id LIMIT ${page.page_size} OFFSET ${(page.page - 1) * page.page_size}`;
-    const total =
-      rows[0]?.total ??
-      (await this.count(
-        this.sql`SELECT count(*)::int AS n FROM gateway.api_keys WHERE account_id = ${accountId}`,
-      ));
+    const total = await pageTotal(
+      rows,
+      () =>
+        this.sql<
+          { n: number }[]
+        >`SELECT count(*)::int AS n FROM gateway.api_keys WHERE account_id = ${accountId}`,
+    );
     return toPage(rows.map(toKeyInfo), total, page);
   }
 

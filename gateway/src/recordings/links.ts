@@ -1,4 +1,4 @@
-import { type Call, signRecordingUrl } from '@voice/shared';
+import { CALL_OUTCOMES, type Call, signRecordingUrl } from '@voice/shared';
 
 /** Issues recording links for call records the gateway returns. */
 export interface RecordingLinks {
@@ -11,6 +11,6 @@ export function recordingLinks(secret: string, baseUrl: () => string): Recording
 
 /** A finished call with talk time gets a fresh signed link; anything else has none yet. */
 export function withRecordingUrl(call: Call, links: RecordingLinks): Call {
-  const final = !['initializing', 'ringing', 'in_progress'].includes(call.status);
+  const final = (CALL_OUTCOMES as readonly string[]).includes(call.status);
   return { ...call, recording_url: final && call.duration_seconds > 0 ? links.sign(call.id) : null };
 }

@@ -1,4 +1,4 @@
-import type { PageQuery, Sql, TransactionSql } from '@voice/shared';
+import { type PageQuery, pageTotal, type Sql, type TransactionSql } from '@voice/shared';
 import type { AgentRow, PromptVersionRow } from './agent-rows';
 
 type Db = Sql | TransactionSql;
@@ -56,11 +56,11 @@ export const agentRepository = {
       SELECT ${db(AGENT_COLUMNS)}, count(*) OVER ()::int AS total
       FROM agent.agents WHERE account_id = ${accountId}
       ORDER BY created_at DESC, id LIMIT ${page.page_size} OFFSET ${(page.page - 1) * page.page_size}`;
-    if (rows.length > 0) return { rows, total: rows[0]!.total };
-    const [count] = await db<
-      { n: number }[]
-    >`SELECT count(*)::int AS n FROM agent.agents WHERE account_id = ${accountId}`;
-    return { rows: [], total: count?.n ?? 0 };
+    const total = await pageTotal(
+      rows,
+      () => db<{ n: number }[]>`SELECT count(*)::int AS n FROM agent.agents WHERE account_id = ${accountId}`,
+    );
+    return { rows, total };
   },
 
   async update(
@@ -108,7 +108,7 @@ export const promptVersionRepository = {
       SELECT *, count(*) OVER ()::int AS total FROM agent.prompt_versions
       WHERE agent_id = ${agentId} AND account_id = ${accountId}
       ORDER BY version DESC LIMIT ${page.page_size} OFFSET ${(page.page - 1) * page.page_size}`;
-    const total = rows[0]?.total ?? (await this.count(db, accountId, agentId));
+    const total = await pageTotal(rows, () => this.count(db, accountId, agentId).then((n) => [{ n }]));
     return { rows, total };
   },
 

@@ -218,8 +218,4 @@ export class CallsApp {
       this.options.log.warn({ err: error }, 'could not release call leases; they lapse on their own'),
     );
   }
-
-  isFinalRow(row: CallRow): boolean {
-    return isFinal(row.status);
-  }
 }

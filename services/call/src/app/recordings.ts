@@ -1,10 +1,10 @@
-import { AppError, type Sql } from '@voice/shared';
+import { AppError, type CallStatus, type Sql } from '@voice/shared';
 import type { TelephonyProvider } from '../carrier/index';
 import { isFinal } from '../db/call-rows';
 
 interface RecordingRow {
   id: string;
-  status: string;
+  status: CallStatus;
   duration_seconds: number;
 }
 
@@ -19,9 +19,9 @@ export class RecordingsApp {
     const row = await this.row(callId);
     return {
       call_id: row.id,
-      status: row.status as 'completed',
+      status: row.status,
       duration_seconds: row.duration_seconds,
-      has_recording: isFinal(row.status as 'completed') && row.duration_seconds > 0,
+      has_recording: isFinal(row.status) && row.duration_seconds > 0,
     };
   }
 

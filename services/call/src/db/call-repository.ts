@@ -1,4 +1,4 @@
-import type { CallFilters, PageQuery, Sql, TransactionSql } from '@voice/shared';
+import { type CallFilters, type PageQuery, pageTotal, type Sql, type TransactionSql } from '@voice/shared';
 import type { CallRow } from './call-rows';
 
 type Db = Sql | TransactionSql;
@@ -68,10 +68,14 @@ export const callRepository = {
     const rows = await db<(CallRow & { total: number })[]>`
       SELECT *, count(*) OVER ()::int AS total FROM call.calls WHERE ${filtered(db, accountId, filters)}
       ORDER BY created_at DESC, id DESC LIMIT ${page.page_size} OFFSET ${(page.page - 1) * page.page_size}`;
-    if (rows.length > 0) return { rows, total: rows[0]!.total };
-    const [count] = await db<{ n: number }[]>`
-      SELECT count(*)::int AS n FROM call.calls WHERE ${filtered(db, accountId, filters)}`;
-    return { rows: [], total: count?.n ?? 0 };
+    const total = await pageTotal(
+      rows,
+      () =>
+        db<
+          { n: number }[]
+        >`SELECT count(*)::int AS n FROM call.calls WHERE ${filtered(db, accountId, filters)}`,
+    );
+    return { rows, total };
   },
 
   /** The next `limit` calls after `after` (newest first): a keyset cursor, served by the index. */

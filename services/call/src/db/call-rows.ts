@@ -1,4 +1,4 @@
-import type { AgentSnapshot, Call, CallStatus } from '@voice/shared';
+import { type AgentSnapshot, CALL_OUTCOMES, type Call, type CallStatus } from '@voice/shared';
 
 export interface CallRow {
   id: string;
@@ -31,16 +31,9 @@ export interface CallRow {
   lease_until: Date | null;
 }
 
-export const FINAL_STATUSES: readonly CallStatus[] = [
-  'completed',
-  'no_answer',
-  'failed',
-  'voicemail',
-  'busy',
-];
-
+/** A call's outcomes are its final states (decisions.md, "States"). */
 export function isFinal(status: CallStatus): boolean {
-  return FINAL_STATUSES.includes(status);
+  return (CALL_OUTCOMES as readonly CallStatus[]).includes(status);
 }
 
 /** The API's call record; `recordingUrl` is signed by whoever serves it (null until the call ended). */
