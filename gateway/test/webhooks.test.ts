@@ -18,7 +18,7 @@ import { z } from 'zod';
 import { createAccount, type TestAccount } from '../../platform/test/support/accounts';
 import { startTestPlatform, type TestPlatform } from '../../platform/test/support/harness';
 import { api, type Envelope } from '../../platform/test/support/http';
-import { createTunedWebhookService } from '../../services/webhook/src/index';
+import { createWebhookService } from '../../services/webhook/src/index';
 
 const FROM = '+14155550100';
 const SECRET = 'receiver-shared-secret-0123456789';
@@ -177,7 +177,7 @@ describe.each(infraModes())('webhooks (%s)', (mode) => {
     t = await startTestPlatform(mode, { config: { SIM_TIME_SCALE: 0.002, WEBHOOK_RETRY_BASE_MS: BASE_MS } });
     // The platform's webhook service, swapped for one with a short attempt timeout.
     await t.platform.stopService('webhook');
-    webhook = createTunedWebhookService(
+    webhook = createWebhookService(
       {
         bus: t.platform.infrastructure.bus,
         sql: t.platform.infrastructure.openSql('webhook'),

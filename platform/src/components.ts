@@ -29,7 +29,7 @@ export const SERVICES: Record<ServiceName, ServiceComponent> = {
       createCallService(deps, callProvider ? { provider: callProvider } : {}),
   },
   campaign: { migrations: campaignMigrations, create: createCampaignService },
-  webhook: { migrations: webhookMigrations, create: createWebhookService },
+  webhook: { migrations: webhookMigrations, create: (deps) => createWebhookService(deps) },
 };
 
 export const GATEWAY_MIGRATIONS = gatewayMigrations;

@@ -3,4 +3,4 @@ export { migrations } from './db/migrations';
 export { callEndedPayload } from './domain/payload';
 export { decideAfterAttempt } from './domain/policy';
 export { signBody, signTimestamped } from './domain/signature';
-export { createTunedWebhookService, createWebhookService, type WebhookServiceOptions } from './service';
+export { createWebhookService, type WebhookServiceOptions } from './service';

@@ -10,13 +10,11 @@ export interface WebhookServiceOptions {
   pollIntervalMs?: number;
 }
 
-/** The webhook service: stores a delivery per CALL_ENDED and sends it, signed, with retries. */
-export function createWebhookService(deps: ServiceDeps): ServiceHandle {
-  return createTunedWebhookService(deps, {});
-}
-
-/** The webhook service with its timings set (tests shorten the 10 s attempt timeout). */
-export function createTunedWebhookService(deps: ServiceDeps, options: WebhookServiceOptions): ServiceHandle {
+/**
+ * The webhook service: stores a delivery per CALL_ENDED and sends it, signed, with retries. The
+ * options shorten its timings (tests); production uses the defaults.
+ */
+export function createWebhookService(deps: ServiceDeps, options: WebhookServiceOptions = {}): ServiceHandle {
   const { config } = deps;
   const attemptTimeoutMs = options.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
   const sender = new WebhookSender({
