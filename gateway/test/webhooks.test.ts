@@ -1,5 +1,5 @@
-import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createHmac, randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   AGENT,
@@ -18,6 +18,12 @@ import { z } from 'zod';
 import { createAccount, type TestAccount } from '../../platform/test/support/accounts';
 import { startTestPlatform, type TestPlatform } from '../../platform/test/support/harness';
 import { api, type Envelope } from '../../platform/test/support/http';
+import {
+  type ReceivedWebhook,
+  startWebhookReceiver,
+  signatureVerifies as verifies,
+  type WebhookReceiver,
+} from '../../platform/test/support/webhook-receiver';
 import { createWebhookService } from '../../services/webhook/src/index';
 
 const FROM = '+14155550100';
@@ -66,13 +72,6 @@ const CallEndedBody = z.strictObject({
   }),
 });
 
-interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-  at: number;
-}
-
 interface DeliveryRow {
   id: string;
   event_id: string;
@@ -88,24 +87,15 @@ interface AttemptRow {
   succeeded: boolean;
 }
 
-/** Verifies X-Service-Signature the way a receiver does: HMAC over the raw body, constant-time compare. */
-function verifies(secret: string, raw: Buffer, signature: string): boolean {
-  const expected = createHmac('sha256', secret).update(raw).digest();
-  const given = Buffer.from(signature, 'hex');
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
 describe.each(infraModes())('webhooks (%s)', (mode) => {
   let t: TestPlatform;
   let acme: TestAccount;
-  let receiver: Server;
+  let receiver: WebhookReceiver;
   let receiverUrl: string;
   let closedPortUrl: string;
   let webhook: ServiceHandle;
   let sql: postgres.Sql;
-  const received: Received[] = [];
-
-  const requestsTo = (path: string) => received.filter((r) => r.path === path);
+  const requestsTo = (path: string) => receiver.requestsTo(path);
 
   async function agentWith(webhookConfig: unknown): Promise<string> {
     const res = await api<Envelope<{ id: string }>>(t.url, 'POST', '/v1/agents', {
@@ -154,21 +144,8 @@ describe.each(infraModes())('webhooks (%s)', (mode) => {
   }
 
   beforeAll(async () => {
-    receiver = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const path = req.url ?? '/';
-        received.push({ path, headers: req.headers, body: Buffer.concat(chunks), at: Date.now() });
-        if (path.startsWith('/ok')) res.writeHead(200).end('thanks');
-        else if (path.startsWith('/e500')) res.writeHead(500).end('boom');
-        else if (path.startsWith('/e404')) res.writeHead(404).end('nope');
-        else if (path.startsWith('/r302')) res.writeHead(302, { Location: '/ok/redirected' }).end();
-        // /hang: never answers
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    receiver = await startWebhookReceiver();
+    receiverUrl = receiver.url;
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     closedPortUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/refused`;
@@ -194,8 +171,7 @@ describe.each(infraModes())('webhooks (%s)', (mode) => {
     await webhook?.stop();
     await sql?.end({ timeout: 5 });
     await t?.stop();
-    receiver?.closeAllConnections();
-    await new Promise((resolve) => receiver?.close(resolve));
+    await receiver?.close();
   });
 
   it('delivers one signed CALL_ENDED with every 6.3 field, once', async () => {
@@ -210,7 +186,7 @@ describe.each(infraModes())('webhooks (%s)', (mode) => {
     await new Promise((r) => setTimeout(r, BASE_MS * 4));
     const requests = requestsTo('/ok/signed');
     expect(requests).toHaveLength(1);
-    const [request] = requests as [Received];
+    const [request] = requests as [ReceivedWebhook];
 
     expect(request.headers['content-type']).toBe('application/json');
     expect(request.headers['x-service-event']).toBe('CALL_ENDED');

@@ -12,25 +12,15 @@ import {
 import { createTestDatabase, infraModes, type TestDatabase, testInfra } from '@voice/shared/testing';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount } from './support/accounts';
 import { api, type Envelope } from './support/http';
-import { type PlatformProcess, spawnPlatform } from './support/process';
+import { type PlatformProcess, spawnPlatform, spawnService } from './support/process';
 
 const FROM = '+14155550100';
 const CALLS_PER_RESTART = 4;
 /** A completed call: answered within ~2 s of wall time, over after ~4-8 s. */
 const SIM_TIME_SCALE = 0.15;
 const LIFECYCLE = ['initializing', 'ringing', 'in_progress', 'completed'];
-
-/** Waits for a line in a process's output (roles other than the gateway print no banner). */
-async function waitForOutput(proc: PlatformProcess, pattern: RegExp, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!pattern.test(proc.output())) {
-    if (proc.child.exitCode !== null || Date.now() > deadline) {
-      throw new Error(`no ${pattern} from the process:\n${proc.output()}`);
-    }
-    await delay(50);
-  }
-}
 
 /**
  * The call service as its own process on NATS + PostgreSQL, restarted while calls are live: once
@@ -58,11 +48,7 @@ describe.runIf(infraModes().includes('nats'))('call service restart mid-call (NA
     into.set(event.data.call.id, [...(into.get(event.data.call.id) ?? []), event.id]);
   };
 
-  const startCallService = async () => {
-    const proc = await spawnPlatform('call', { ...env, LOG_LEVEL: 'info' }, { waitForUrl: false });
-    await waitForOutput(proc, /"msg":"started"/);
-    return proc;
-  };
+  const startCallService = () => spawnService('call', env);
 
   beforeAll(async () => {
     database = await createTestDatabase('nats');
@@ -96,28 +82,13 @@ describe.runIf(infraModes().includes('nats'))('call service restart mid-call (NA
         handler: async (msg) => note(stored, msg.data),
       }),
     );
-    const agentProc = spawnPlatform('agent', { ...env, LOG_LEVEL: 'info' }, { waitForUrl: false }).then(
-      async (proc) => {
-        agent = proc;
-        await waitForOutput(proc, /"msg":"started"/);
-      },
-    );
-    [gateway, callService] = await Promise.all([spawnPlatform('gateway', env), startCallService()]);
-    await agentProc;
+    [gateway, callService, agent] = await Promise.all([
+      spawnPlatform('gateway', env),
+      startCallService(),
+      spawnService('agent', env),
+    ]);
 
-    const account = await api<Envelope<{ id: string }>>(gateway.url!, 'POST', '/admin/accounts', {
-      key: adminToken,
-      body: { name: 'Restart', plan: 'pro' },
-    });
-    expect(account.status).toBe(201);
-    const created = await api<Envelope<{ key: string }>>(
-      gateway.url!,
-      'POST',
-      `/admin/accounts/${account.body.data.id}/api-keys`,
-      { key: adminToken, body: {} },
-    );
-    expect(created.status).toBe(201);
-    key = created.body.data.key;
+    ({ key } = await createAccount({ url: gateway.url!, adminToken }, { name: 'Restart' }));
     const riley = await api<Envelope<{ id: string }>>(gateway.url!, 'POST', '/v1/agents', {
       key,
       body: { name: 'Riley', start_flow: 'Hi, this is Riley.', end_flow: 'Thanks, goodbye!' },

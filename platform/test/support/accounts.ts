@@ -7,9 +7,12 @@ export interface TestAccount {
   key: string;
 }
 
+/** Where the admin API is: a test platform, or a gateway process started with ADMIN_TOKEN. */
+export type AdminApi = Pick<TestPlatform, 'url' | 'adminToken'>;
+
 /** A fresh account with one key (full access unless scopes are given), through the admin API. */
 export async function createAccount(
-  t: TestPlatform,
+  t: AdminApi,
   options: { plan?: string; scopes?: string[]; name?: string } = {},
 ): Promise<TestAccount> {
   const account = await api<Envelope<{ id: string }>>(t.url, 'POST', '/admin/accounts', {
@@ -20,7 +23,7 @@ export async function createAccount(
   return { accountId: account.body.data.id, key: await createKey(t, account.body.data.id, options.scopes) };
 }
 
-export async function createKey(t: TestPlatform, accountId: string, scopes?: string[]): Promise<string> {
+export async function createKey(t: AdminApi, accountId: string, scopes?: string[]): Promise<string> {
   const key = await api<Envelope<{ key: string }>>(t.url, 'POST', `/admin/accounts/${accountId}/api-keys`, {
     key: t.adminToken,
     body: scopes ? { scopes } : {},

@@ -61,3 +61,28 @@ export async function spawnPlatform(
     },
   };
 }
+
+/** Waits for a line in a process's output (roles other than the gateway print no banner). */
+export async function waitForOutput(
+  proc: PlatformProcess,
+  pattern: RegExp,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!pattern.test(proc.output())) {
+    if (proc.child.exitCode !== null || Date.now() > deadline) {
+      throw new Error(`no ${pattern} from the process:\n${proc.output()}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** A service role as its own process, once it reports that it started. */
+export async function spawnService(
+  role: string,
+  env: Record<string, string | undefined>,
+): Promise<PlatformProcess> {
+  const proc = await spawnPlatform(role, { ...env, LOG_LEVEL: 'info' }, { waitForUrl: false });
+  await waitForOutput(proc, /"msg":"started"/);
+  return proc;
+}
