@@ -28,6 +28,7 @@ import { discoveryRoutes } from './routes/v1/discovery';
 import { meRoutes } from './routes/v1/me';
 import { recordingRoutes } from './routes/v1/recordings';
 import { systemRoutes } from './routes/v1/system';
+import { webhookDeliveryRoutes } from './routes/v1/webhook-deliveries';
 
 export const BODY_LIMIT_BYTES = 16 * 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -141,6 +142,7 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   await app.register(callRoutes, deps);
   await app.register(callExportRoutes, deps);
   await app.register(recordingRoutes, deps);
+  await app.register(webhookDeliveryRoutes, deps);
   if (options.adminToken) await app.register(adminRoutes, deps);
   for (const surface of options.surfaces ?? []) await app.register(surface, deps);
   await app.ready();

@@ -1,7 +1,9 @@
 import { defineService, type ServiceDeps, type ServiceHandle, serveHealth } from '@voice/shared';
 import { consumeCallEnded } from './app/call-ended-consumer';
+import { DeliveryLog } from './app/delivery-log';
 import { DEFAULT_ATTEMPT_TIMEOUT_MS, WebhookSender } from './app/sender';
 import { DeliveryWorker } from './app/worker';
+import { serveDeliveryLog } from './handlers/deliveries';
 
 export interface WebhookServiceOptions {
   /** Time allowed for one attempt (spec: 10 s); tests shorten it. */
@@ -30,17 +32,14 @@ export function createWebhookService(deps: ServiceDeps, options: WebhookServiceO
       recordingSecret,
     };
   };
+  const onStored = () => worker?.wake();
+  const deliveryLog = new DeliveryLog({ bus: deps.bus, sql: deps.sql, links, onStored });
   return defineService({
     name: 'webhook',
     subscriptions: [
       serveHealth(deps, 'webhook'),
-      consumeCallEnded({
-        bus: deps.bus,
-        sql: deps.sql,
-        log: deps.log,
-        links,
-        onStored: () => worker?.wake(),
-      }),
+      consumeCallEnded({ bus: deps.bus, sql: deps.sql, log: deps.log, links, onStored }),
+      ...serveDeliveryLog(deps, deliveryLog),
     ],
     background: [
       async () => {

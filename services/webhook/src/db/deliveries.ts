@@ -1,4 +1,4 @@
-import type { Sql, TransactionSql } from '@voice/shared';
+import { pageTotal, type Sql, type TransactionSql } from '@voice/shared';
 
 export interface NewDelivery {
   id: string;
@@ -99,5 +99,96 @@ export const deliveryRepository = {
            where id = ${id}`;
       }
     });
+  },
+};
+
+/** A delivery as the log shows it: no secret, no payload (the call record is served by the call API). */
+export interface DeliveryLogRow {
+  id: string;
+  agent_id: string;
+  event_id: string;
+  event: string;
+  session_id: string;
+  url: string;
+  status: 'pending' | 'delivering' | 'succeeded' | 'failed';
+  next_attempt_at: Date | null;
+  redelivery_of: string | null;
+  test: boolean;
+  created_at: Date;
+  completed_at: Date | null;
+  attempts: {
+    attempt: number;
+    started_at: string;
+    duration_ms: number;
+    status_code: number | null;
+    error: string | null;
+    succeeded: boolean;
+  }[];
+}
+
+type Db = Sql | TransactionSql;
+
+/** The log columns plus each delivery's attempts in order, as one JSON array. */
+function logRows(db: Db, extraColumns = db``) {
+  return db`
+    SELECT ${extraColumns} d.id, d.agent_id, d.event_id, d.event, d.session_id, d.url, d.status, d.next_attempt_at,
+           d.redelivery_of, d.test, d.created_at, d.completed_at,
+           coalesce((
+             SELECT json_agg(json_build_object(
+                      'attempt', a.attempt, 'started_at', a.started_at, 'duration_ms', a.duration_ms,
+                      'status_code', a.status_code, 'error', a.error, 'succeeded', a.succeeded)
+                    ORDER BY a.attempt)
+               FROM webhook.delivery_attempts a WHERE a.delivery_id = d.id), '[]'::json) AS attempts
+      FROM webhook.deliveries d`;
+}
+
+export const deliveryLogRepository = {
+  /** One page of an agent's deliveries, newest first. */
+  async page(
+    db: Db,
+    accountId: string,
+    agentId: string,
+    page: { page: number; page_size: number },
+  ): Promise<{ rows: DeliveryLogRow[]; total: number }> {
+    const rows = await db<(DeliveryLogRow & { total: number })[]>`
+      ${logRows(db, db`count(*) OVER ()::int AS total,`)}
+       WHERE d.account_id = ${accountId} AND d.agent_id = ${agentId}
+       ORDER BY d.created_at DESC, d.id DESC
+       LIMIT ${page.page_size} OFFSET ${(page.page - 1) * page.page_size}`;
+    const total = await pageTotal(
+      rows,
+      () => db<{ n: number }[]>`
+        SELECT count(*)::int AS n FROM webhook.deliveries WHERE account_id = ${accountId} AND agent_id = ${agentId}`,
+    );
+    return { rows, total };
+  },
+
+  async find(db: Db, accountId: string, agentId: string, id: string): Promise<DeliveryLogRow | undefined> {
+    const [row] = await db<DeliveryLogRow[]>`
+      ${logRows(db)} WHERE d.account_id = ${accountId} AND d.agent_id = ${agentId} AND d.id = ${id}`;
+    return row;
+  },
+
+  /**
+   * A new delivery of an existing one's event: the same event id and byte-identical payload, sent to
+   * the agent's current address with its current secret. Undefined when the original is not this
+   * account's and agent's.
+   */
+  async redeliver(
+    db: Db,
+    accountId: string,
+    agentId: string,
+    originalId: string,
+    target: { id: string; url: string; secret: string | null },
+  ): Promise<boolean> {
+    const inserted = await db`
+      INSERT INTO webhook.deliveries
+        (id, account_id, agent_id, event_id, event, session_id, url, secret, payload, status,
+         attempt_count, next_attempt_at, redelivery_of, test)
+      SELECT ${target.id}, account_id, agent_id, event_id, event, session_id, ${target.url}, ${target.secret},
+             payload, 'pending', 0, now(), id, test
+        FROM webhook.deliveries
+       WHERE id = ${originalId} AND account_id = ${accountId} AND agent_id = ${agentId}`;
+    return inserted.count === 1;
   },
 };

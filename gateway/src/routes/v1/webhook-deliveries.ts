@@ -1,0 +1,70 @@
+import { PageQuery, Uuid, WEBHOOK } from '@voice/shared';
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import type { GatewayDeps } from '../../deps';
+import { requireScope } from '../../http/route-auth';
+import { type RpcRoute, registerRpcRoutes } from '../../http/rpc-route';
+
+const AgentParams = z.object({ agent_id: Uuid });
+const tags = ['Webhooks'];
+// A webhook is part of an agent's configuration, so its log takes the agent scopes.
+const read = requireScope('agents:read');
+const write = requireScope('agents:write');
+
+export const WEBHOOK_DELIVERY_ROUTES: RpcRoute[] = [
+  {
+    method: 'GET',
+    url: '/v1/agents/:agent_id/webhook-deliveries',
+    contract: WEBHOOK.listDeliveries,
+    auth: read,
+    tags,
+    summary: "List an agent's webhook deliveries",
+    description:
+      'Newest first, in the page wrapper. One delivery is one event sent to one address; each lists its ' +
+      'attempts in order (started_at, duration_ms, and status_code or error). status is pending (waiting ' +
+      'for its first attempt or a retry at next_attempt_at), delivering, succeeded (a 2xx) or failed (3 ' +
+      'attempts without a 2xx). The payload itself is the call record, served by GET /v1/calls/{call_id}. ' +
+      'Scope agents:read; another account\u2019s agent is a 404.',
+    params: AgentParams,
+    querystring: PageQuery,
+    status: 200,
+    errors: [401, 403, 404, 422],
+  },
+  {
+    method: 'POST',
+    url: '/v1/agents/:agent_id/webhook-deliveries/:delivery_id/redeliver',
+    contract: WEBHOOK.redeliver,
+    auth: write,
+    tags,
+    summary: 'Redeliver a webhook event',
+    description:
+      'Creates a new delivery of the same event: the same X-Service-Event-Id and byte-identical body, a new ' +
+      'X-Service-Delivery-Id, sent to the agent\u2019s current webhook URL and signed with its current secret ' +
+      '(so a fixed endpoint receives it), with 3 attempts of its own. Answers the new delivery, pending ' +
+      '(redelivery_of names the original); its attempts appear in the log. 409 when the agent has no ' +
+      'webhook_config. No body. Scope agents:write.',
+    params: AgentParams.extend({ delivery_id: Uuid }),
+    status: 201,
+    errors: [401, 403, 404, 409, 422],
+  },
+  {
+    method: 'POST',
+    url: '/v1/agents/:agent_id/webhook-test',
+    contract: WEBHOOK.sendTest,
+    auth: write,
+    tags,
+    summary: 'Send a test webhook event',
+    description:
+      'Sends a sample CALL_ENDED built for this agent (its type and flows; a reserved fictional number; no ' +
+      'recording) with `"test": true` in data.metadata, signed and retried like any delivery, even when the ' +
+      'agent\u2019s webhook events exclude CALL_ENDED. Answers the new delivery (test: true). 409 when the ' +
+      'agent has no webhook_config. No body. Scope agents:write.',
+    params: AgentParams,
+    status: 201,
+    errors: [401, 403, 404, 409, 422],
+  },
+];
+
+export const webhookDeliveryRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) => {
+  registerRpcRoutes(app, deps, WEBHOOK_DELIVERY_ROUTES);
+};

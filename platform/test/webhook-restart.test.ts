@@ -1,0 +1,180 @@
+import { randomBytes } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Call } from '@voice/shared';
+import { createTestDatabase, infraModes, type TestDatabase, testInfra } from '@voice/shared/testing';
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount } from './support/accounts';
+import { api, type Envelope } from './support/http';
+import { type PlatformProcess, spawnPlatform, spawnService } from './support/process';
+import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
+
+const FROM = '+14155550100';
+const SECRET = 'restart-secret-0123456789abcdef';
+/** Long enough that the kill lands between a delivery's first attempt and its retry. */
+const RETRY_BASE_MS = 2000;
+const CALLS_BEFORE_KILL = 5;
+const CALLS_WHILE_DOWN = 5;
+
+interface DeliveryRow {
+  event_id: string;
+  status: string;
+  attempt_count: number;
+}
+
+/**
+ * The webhook service as its own process on NATS + PostgreSQL, killed with deliveries pending: some
+ * waiting for a retry in its table, others not yet consumed from the stream (their calls ended while
+ * it was down). After a restart every event is delivered, and none that succeeded is sent again.
+ */
+describe.runIf(infraModes().includes('nats'))(
+  'webhook service kill -9 with deliveries pending (NATS + PostgreSQL)',
+  () => {
+    const adminToken = `admin-${randomBytes(16).toString('hex')}`;
+    let database: TestDatabase;
+    let sql: postgres.Sql;
+    let env: Record<string, string>;
+    let receiver: WebhookReceiver;
+    let processes: PlatformProcess[] = [];
+    let gatewayUrl: string;
+    let webhook: PlatformProcess;
+    let key: string;
+    let agentId: string;
+
+    beforeAll(async () => {
+      database = await createTestDatabase('nats');
+      sql = postgres(database.url, { max: 2, onnotice: () => {} });
+      receiver = await startWebhookReceiver();
+      env = {
+        NATS_URL: testInfra().natsUrl!,
+        DATABASE_URL: database.url,
+        BUS_PREFIX: `hookrestart${randomBytes(6).toString('hex')}`,
+        ADMIN_TOKEN: adminToken,
+        RECORDING_URL_SECRET: `recording-${randomBytes(24).toString('hex')}`,
+        PUBLIC_BASE_URL: 'http://voice.example.test',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        SIM_TIME_SCALE: '0.002',
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+        WEBHOOK_RETRY_BASE_MS: String(RETRY_BASE_MS),
+        DATABASE_POOL_SIZE: '4',
+      };
+      const [gateway, ...services] = await Promise.all([
+        spawnPlatform('gateway', env),
+        spawnService('agent', env),
+        spawnService('call', env),
+        spawnService('webhook', env),
+      ]);
+      processes = [gateway!, ...services];
+      webhook = services[2]!;
+      gatewayUrl = gateway!.url!;
+      ({ key } = await createAccount({ url: gatewayUrl, adminToken }, { name: 'Hook restart' }));
+      const created = await api<Envelope<{ id: string }>>(gatewayUrl, 'POST', '/v1/agents', {
+        key,
+        body: {
+          name: 'Hooked',
+          start_flow: 'Hi, this is Hooked.',
+          end_flow: 'Goodbye!',
+          webhook_config: { url: `${receiver.url}/hook`, secret: SECRET },
+        },
+      });
+      expect(created.status, created.text).toBe(201);
+      agentId = created.body.data.id;
+    }, 90_000);
+
+    afterAll(async () => {
+      await Promise.all(processes.map((p) => p.stop('SIGKILL')));
+      await receiver?.close();
+      await sql?.end({ timeout: 5 });
+      await database?.drop();
+    });
+
+    async function placeCalls(count: number, offset: number): Promise<string[]> {
+      const ids: string[] = [];
+      for (let i = 0; i < count; i++) {
+        const res = await api<Envelope<Call>>(gatewayUrl, 'POST', '/v1/call', {
+          key,
+          body: {
+            agent_id: agentId,
+            source_number: FROM,
+            phone_number: `+1415555${String(3000 + offset + i)}`,
+          },
+        });
+        expect(res.status, res.text).toBe(201);
+        ids.push(res.body.data.id);
+      }
+      return ids;
+    }
+
+    /** Polls the database until `done` holds for the rows of these events. */
+    async function waitFor<T>(
+      query: () => Promise<T>,
+      done: (value: T) => boolean,
+      what: string,
+    ): Promise<T> {
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const value = await query();
+        if (done(value)) return value;
+        if (Date.now() > deadline) throw new Error(`${what}: ${JSON.stringify(value)}`);
+        await delay(50);
+      }
+    }
+
+    const deliveriesOf = (eventIds: string[]) =>
+      sql<DeliveryRow[]>`SELECT event_id, status, attempt_count FROM webhook.deliveries
+                        WHERE event_id = ANY(${eventIds}::uuid[])`;
+
+    it('delivers every event after the restart, and none twice', async () => {
+      // The receiver is down for maintenance: every first attempt fails and a retry is scheduled.
+      receiver.answerWith(() => ({ status: 503 }));
+      const retrying = await placeCalls(CALLS_BEFORE_KILL, 0);
+      await waitFor(
+        () => deliveriesOf(retrying),
+        (rows) =>
+          rows.length === retrying.length &&
+          rows.every((r) => r.status === 'pending' && r.attempt_count === 1),
+        'deliveries not waiting for their retry',
+      );
+      expect(await webhook.stop('SIGKILL')).toBeNull();
+      receiver.answerWith(() => ({ status: 200 }));
+
+      // Calls that end while the service is down: their CALL_ENDED waits in the stream.
+      const unconsumed = await placeCalls(CALLS_WHILE_DOWN, CALLS_BEFORE_KILL);
+      await waitFor(
+        () => sql<{ n: number }[]>`SELECT count(*)::int AS n FROM call.calls
+                                  WHERE id = ANY(${unconsumed}::uuid[]) AND ended_at IS NOT NULL`,
+        (rows) => rows[0]!.n === unconsumed.length,
+        'calls did not end',
+      );
+      expect(await deliveriesOf(unconsumed)).toHaveLength(0);
+
+      const restarted = await spawnService('webhook', env);
+      processes.push(restarted);
+      const all = [...retrying, ...unconsumed];
+      const rows = await waitFor(
+        () => deliveriesOf(all),
+        (found) => found.length === all.length && found.every((r) => r.status === 'succeeded'),
+        'not every event delivered after the restart',
+      );
+      // One delivery per event: the restart stored nothing twice.
+      expect(new Set(rows.map((r) => r.event_id))).toEqual(new Set(all));
+      for (const row of rows) {
+        expect(row.attempt_count).toBe(retrying.includes(row.event_id) ? 2 : 1);
+      }
+
+      // Past any retry time: a delivery that succeeded is never sent again.
+      await delay(RETRY_BASE_MS * 2);
+      const successes = receiver.received.filter((r) => r.answered === 200);
+      const perEvent = new Map<string, number>();
+      for (const r of successes) {
+        const id = r.headers['x-service-event-id'] as string;
+        perEvent.set(id, (perEvent.get(id) ?? 0) + 1);
+      }
+      expect([...perEvent.keys()].sort()).toEqual([...all].sort());
+      for (const [id, count] of perEvent) expect(count, `event ${id} received with a 2xx`).toBe(1);
+      const failures = receiver.received.filter((r) => r.answered === 503);
+      expect(failures.map((r) => r.headers['x-service-event-id']).sort()).toEqual([...retrying].sort());
+    }, 90_000);
+  },
+);
