@@ -14,11 +14,11 @@ import {
 import { infraModes } from '@voice/shared/testing';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { createAccount, type TestAccount } from '../../platform/test/support/accounts';
 import { startTestPlatform, type TestPlatform } from '../../platform/test/support/harness';
 import { api, type Envelope } from '../../platform/test/support/http';
 import {
+  CallEndedBody,
   type ReceivedWebhook,
   startWebhookReceiver,
   signatureVerifies as verifies,
@@ -30,47 +30,6 @@ const FROM = '+14155550100';
 const SECRET = 'receiver-shared-secret-0123456789';
 const BASE_MS = 200;
 const ATTEMPT_TIMEOUT_MS = 400;
-
-const Iso = z.iso.datetime({ offset: true });
-/** The CALL_ENDED body of spec 6.3, as a receiver would check it. */
-const CallEndedBody = z.strictObject({
-  event: z.literal('CALL_ENDED'),
-  timestamp: z.iso.datetime(),
-  data: z.strictObject({
-    session_id: z.string(),
-    phone_number: z.string(),
-    direction: z.string(),
-    status: z.enum(['completed', 'no_answer', 'failed', 'voicemail', 'busy']),
-    duration_seconds: z.number().int(),
-    duration_minutes: z.number(),
-    started_at: Iso,
-    ended_at: Iso,
-    agent_id: z.string(),
-    agent_type: z.string(),
-    sentiment: z.enum(['positive', 'neutral', 'negative']),
-    call_summary: z.string(),
-    call_end_reason: z.string(),
-    ended_by: z.string(),
-    details_collection: z.strictObject({
-      status: z.string(),
-      score: z.number(),
-      collected_details: z.array(z.string()),
-      collected_values: z.record(z.string(), z.unknown()),
-    }),
-    transcript: z.array(
-      z.strictObject({
-        role: z.enum(['agent', 'user']),
-        content: z.string(),
-        timestamp: z.string().regex(/^\d{2}:\d{2}:\d{2}$/),
-      }),
-    ),
-    recording_url: z.url(),
-    metadata: z.record(z.string(), z.unknown()),
-    ai_cost: z.number(),
-    telephony_cost: z.number(),
-    total_cost: z.number(),
-  }),
-});
 
 interface DeliveryRow {
   id: string;

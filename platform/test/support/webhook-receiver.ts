@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
 
 export interface ReceivedWebhook {
   path: string;
@@ -75,3 +76,44 @@ export function signatureVerifies(secret: string, raw: Buffer, signature: string
   const given = Buffer.from(signature, 'hex');
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
+
+export const Iso = z.iso.datetime({ offset: true });
+/** The CALL_ENDED body of spec 6.3, as a receiver would check it. */
+export const CallEndedBody = z.strictObject({
+  event: z.literal('CALL_ENDED'),
+  timestamp: z.iso.datetime(),
+  data: z.strictObject({
+    session_id: z.string(),
+    phone_number: z.string(),
+    direction: z.string(),
+    status: z.enum(['completed', 'no_answer', 'failed', 'voicemail', 'busy']),
+    duration_seconds: z.number().int(),
+    duration_minutes: z.number(),
+    started_at: Iso,
+    ended_at: Iso,
+    agent_id: z.string(),
+    agent_type: z.string(),
+    sentiment: z.enum(['positive', 'neutral', 'negative']),
+    call_summary: z.string(),
+    call_end_reason: z.string(),
+    ended_by: z.string(),
+    details_collection: z.strictObject({
+      status: z.string(),
+      score: z.number(),
+      collected_details: z.array(z.string()),
+      collected_values: z.record(z.string(), z.unknown()),
+    }),
+    transcript: z.array(
+      z.strictObject({
+        role: z.enum(['agent', 'user']),
+        content: z.string(),
+        timestamp: z.string().regex(/^\d{2}:\d{2}:\d{2}$/),
+      }),
+    ),
+    recording_url: z.url(),
+    metadata: z.record(z.string(), z.unknown()),
+    ai_cost: z.number(),
+    telephony_cost: z.number(),
+    total_cost: z.number(),
+  }),
+});
