@@ -24,6 +24,7 @@ import { adminRoutes } from './routes/admin/accounts';
 import { agentRoutes } from './routes/v1/agents';
 import { callRoutes } from './routes/v1/calls';
 import { callExportRoutes } from './routes/v1/calls-export';
+import { campaignRoutes } from './routes/v1/campaigns';
 import { discoveryRoutes } from './routes/v1/discovery';
 import { meRoutes } from './routes/v1/me';
 import { recordingRoutes } from './routes/v1/recordings';
@@ -141,6 +142,7 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   await app.register(agentRoutes, deps);
   await app.register(callRoutes, deps);
   await app.register(callExportRoutes, deps);
+  await app.register(campaignRoutes, deps);
   await app.register(recordingRoutes, deps);
   await app.register(webhookDeliveryRoutes, deps);
   if (options.adminToken) await app.register(adminRoutes, deps);

@@ -28,7 +28,7 @@ export const SERVICES: Record<ServiceName, ServiceComponent> = {
     create: (deps, { callProvider }) =>
       createCallService(deps, callProvider ? { provider: callProvider } : {}),
   },
-  campaign: { migrations: campaignMigrations, create: createCampaignService },
+  campaign: { migrations: campaignMigrations, create: (deps) => createCampaignService(deps) },
   webhook: { migrations: webhookMigrations, create: (deps) => createWebhookService(deps) },
 };
 

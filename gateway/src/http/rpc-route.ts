@@ -31,6 +31,11 @@ export interface RpcRoute {
   body?: z.ZodType;
   /** Default: path parameters, query and body merged into one request object. */
   toRequest?: (parts: RequestParts) => unknown;
+  /**
+   * An operation that takes several bus calls (a staged upload), run through the client layer;
+   * `contract` then only names the reply. Default: one call of `contract`.
+   */
+  invoke?: (client: GatewayClient, request: unknown, ctx: CallContext) => Promise<unknown>;
   status: 200 | 201 | 204;
   errors: ErrorStatus[];
   /** Adjusts the service's answer before it is sent (e.g. signing links in it). */
@@ -130,11 +135,10 @@ export function registerRpcRoutes(app: FastifyInstance, deps: GatewayDeps, route
           body: request.body,
         };
         const run = async () => {
-          const data = await client.call(
-            route.contract,
-            (route.toRequest ?? merged)(parts),
-            callContext(request),
-          );
+          const input = (route.toRequest ?? merged)(parts);
+          const data = route.invoke
+            ? await route.invoke(client, input, callContext(request))
+            : await client.call(route.contract, input, callContext(request));
           const body = route.transform ? route.transform(data, deps) : data;
           return { status: route.status, body: route.status === 204 ? undefined : envelope(request, body) };
         };

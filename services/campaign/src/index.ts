@@ -1,2 +1,2 @@
 export { migrations } from './db/migrations';
-export { createCampaignService } from './service';
+export { type CampaignServiceOptions, createCampaignService } from './service';

@@ -1,6 +1,71 @@
-import { defineService, type ServiceDeps, type ServiceHandle, serveHealth } from '@voice/shared';
+import {
+  defineService,
+  type ServiceDeps,
+  type ServiceHandle,
+  STREAMS,
+  serveHealth,
+  startOutboxRelay,
+} from '@voice/shared';
+import { consumeCallEnded } from './app/call-ended-consumer';
+import { CampaignsApp } from './app/campaigns';
+import { Dispatcher } from './app/dispatcher';
+import { serveCampaigns } from './handlers/campaigns';
 
-/** The campaign service. Issue 2 gives it its schema, its place on the bus and its health answer. */
-export function createCampaignService(deps: ServiceDeps): ServiceHandle {
-  return defineService({ name: 'campaign', subscriptions: [serveHealth(deps, 'campaign')] });
+export interface CampaignServiceOptions {
+  /** Fallback look for due work (scheduled starts, retries); wakes make most dials immediate. */
+  pollIntervalMs?: number;
+  /** How long an unconfirmed call placement waits before it is re-sent with the same call id. */
+  placementLeaseMs?: number;
+  /** Age after which a draft (a create whose upload never finished) is deleted. */
+  draftMaxAgeMs?: number;
+}
+
+/**
+ * The campaign service: stores campaigns and their contacts, dials them through the call service
+ * under each campaign's concurrency cap, records outcomes from CALL_ENDED and publishes progress.
+ */
+export function createCampaignService(
+  deps: ServiceDeps,
+  options: CampaignServiceOptions = {},
+): ServiceHandle {
+  let dispatcher: Dispatcher | undefined;
+  const wake = () => dispatcher?.wake();
+  const campaigns = new CampaignsApp({ sql: deps.sql, bus: deps.bus, onRunnable: wake });
+  return defineService({
+    name: 'campaign',
+    subscriptions: [
+      serveHealth(deps, 'campaign'),
+      ...serveCampaigns(deps, campaigns),
+      consumeCallEnded({ bus: deps.bus, sql: deps.sql, log: deps.log, campaigns, onSlotFreed: wake }),
+    ],
+    background: [
+      () =>
+        startOutboxRelay({
+          sql: deps.sql,
+          schema: 'campaign',
+          bus: deps.bus,
+          log: deps.log,
+          streams: [STREAMS.campaignEvents],
+        }),
+      async () => {
+        const running = new Dispatcher({
+          sql: deps.sql,
+          bus: deps.bus,
+          log: deps.log,
+          campaigns,
+          pollIntervalMs: options.pollIntervalMs ?? 500,
+          placementLeaseMs: options.placementLeaseMs ?? 10_000,
+          draftMaxAgeMs: options.draftMaxAgeMs ?? 3_600_000,
+        });
+        running.start();
+        dispatcher = running;
+        return {
+          stop: async () => {
+            dispatcher = undefined;
+            await running.stop();
+          },
+        };
+      },
+    ],
+  });
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { StreamDefinition } from '../bus/types';
 import { Call, CallStatus } from './call';
-import { CampaignCounts, CampaignStatus } from './campaign';
+import { Campaign } from './campaign';
 import { DateTime, Uuid } from './common';
 
 const DAY_MS = 86_400_000;
@@ -72,10 +72,10 @@ export const CallStatusChanged = z.object({
 
 export const CallEnded = z.object({ call: Call });
 
+/** A campaign's status or counts changed: the whole record, for live subscriptions. */
 export const CampaignProgress = z.object({
-  campaign_id: Uuid,
-  status: CampaignStatus,
-  counts: CampaignCounts,
+  campaign: Campaign,
+  /** Monotonic per campaign: consumers ignore anything older than what they have seen. */
   sequence: z.number().int(),
 });
 

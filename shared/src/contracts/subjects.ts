@@ -25,11 +25,13 @@ import {
   RecordingInfo,
 } from './call';
 import {
+  AddContactsRequest,
   Campaign,
   CampaignContact,
-  CreateCampaignBody,
+  CampaignSettings,
   ListCampaignsQuery,
   ListContactsQuery,
+  StartCampaignRequest,
 } from './campaign';
 import { Page, PageQuery, Uuid } from './common';
 import { AgentType, AgentTypesRequest, AiModel, Industry, Language, Voice } from './discovery';
@@ -113,8 +115,16 @@ export const AGENT = {
 } as const;
 
 export const CALL = {
-  /** `campaign_id` is set by the campaign service only; the REST body cannot carry it. */
-  create: rpc('call.create', MakeCallBody.extend({ campaign_id: Uuid.optional() }), Call),
+  /**
+   * `campaign_id` and `id` are set by the campaign service only; the REST body cannot carry them.
+   * With `id`, placing is idempotent: a call with that id in the account is returned as it is and
+   * nobody is dialed again (the campaign service re-sends a placement it could not confirm).
+   */
+  create: rpc(
+    'call.create',
+    MakeCallBody.extend({ campaign_id: Uuid.optional(), id: Uuid.optional() }),
+    Call,
+  ),
   get: rpc('call.get', z.object({ call_id: Uuid }), Call),
   list: rpc('call.list', ListCallsQuery, Page(Call)),
   /** One chunk of an export: keyset-paged, so each chunk is stateless and memory stays constant. */
@@ -126,8 +136,15 @@ export const CALL = {
 
 const CampaignIdRequest = z.object({ campaign_id: Uuid });
 
+/**
+ * Account-scoped. A create is staged so that no bus message outgrows NATS's payload limit whatever
+ * the contact list weighs: `create` stores a draft (never listed, swept if abandoned), `addContacts`
+ * takes the contacts in size-bounded chunks, `start` finalizes it and answers the campaign.
+ */
 export const CAMPAIGN = {
-  create: rpc('campaign.create', CreateCampaignBody, Campaign),
+  create: rpc('campaign.create', CampaignSettings, z.object({ campaign_id: Uuid })),
+  addContacts: rpc('campaign.add_contacts', AddContactsRequest, z.object({ stored: z.number().int() })),
+  start: rpc('campaign.start', StartCampaignRequest, Campaign),
   get: rpc('campaign.get', CampaignIdRequest, Campaign),
   list: rpc('campaign.list', ListCampaignsQuery, Page(Campaign)),
   pause: rpc('campaign.pause', CampaignIdRequest, Campaign),

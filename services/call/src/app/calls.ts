@@ -74,12 +74,23 @@ export class CallsApp {
 
   constructor(private readonly options: CallsOptions) {}
 
-  async place(ctx: CallContext, body: MakeCallBody & { campaign_id?: string | undefined }): Promise<Call> {
+  /**
+   * Places a call. With a caller-chosen `id` (the campaign service's), a call that exists with
+   * that id is answered as it is, even if its agent was deleted since: nobody is dialed twice.
+   */
+  async place(
+    ctx: CallContext,
+    body: MakeCallBody & { campaign_id?: string | undefined; id?: string | undefined },
+  ): Promise<Call> {
     const accountId = requireAccount(ctx);
+    if (body.id) {
+      const existing = await callRepository.find(this.options.sql, accountId, body.id);
+      if (existing) return toCall(existing, null);
+    }
     const agent = await callRpc(this.options.bus, AGENT.snapshot, { agent_id: body.agent_id }, ctx);
     const row = await this.options.sql.begin(async (tx) => {
       const inserted = await callRepository.insert(tx, accountId, {
-        id: randomUUID(),
+        id: body.id ?? randomUUID(),
         agent_id: agent.id,
         agent_snapshot: agent,
         campaign_id: body.campaign_id ?? null,
@@ -92,11 +103,19 @@ export class CallsApp {
         owner: this.options.instanceId,
         lease_until: new Date(Date.now() + this.options.leaseSeconds * 1000),
       });
-      await recordStatusEvent(tx, inserted, null);
+      if (inserted) await recordStatusEvent(tx, inserted, null);
       return inserted;
     });
+    if (!row) return this.placedAlready(accountId, body.id);
     this.drive(row, 'initializing');
     return toCall(row, null);
+  }
+
+  /** A concurrent placement with the same id won the insert: its call, never a second dial. */
+  private async placedAlready(accountId: string, id: string | undefined): Promise<Call> {
+    const existing = id ? await callRepository.find(this.options.sql, accountId, id) : undefined;
+    if (!existing) throw new AppError('INVALID_STATE', 'This call id is already in use');
+    return toCall(existing, null);
   }
 
   async get(accountId: string, callId: string): Promise<Call> {

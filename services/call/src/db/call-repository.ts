@@ -32,7 +32,8 @@ function filtered(db: Db, accountId: string, filters: CallFilters) {
 
 /** The call schema's SQL: every read is scoped by account, so another account's call is not found. */
 export const callRepository = {
-  async insert(tx: TransactionSql, accountId: string, call: NewCall): Promise<CallRow> {
+  /** The new call, or undefined when a call with this id exists already (a caller-chosen id). */
+  async insert(tx: TransactionSql, accountId: string, call: NewCall): Promise<CallRow | undefined> {
     const [row] = await tx<CallRow[]>`
       INSERT INTO call.calls ${tx({
         ...call,
@@ -42,9 +43,11 @@ export const callRepository = {
         agent_snapshot: tx.json(call.agent_snapshot as never),
         metadata: call.metadata === null ? null : tx.json(call.metadata as never),
       } as never)}
+      ON CONFLICT (id) DO NOTHING
       RETURNING *`;
+    if (!row) return undefined;
     await tx`INSERT INTO call.call_transitions (call_id, sequence, status, at) VALUES (${call.id}, 1, 'initializing', ${call.started_at})`;
-    return row!;
+    return row;
   },
 
   async find(db: Db, accountId: string, id: string): Promise<CallRow | undefined> {

@@ -1,0 +1,73 @@
+import {
+  CAMPAIGN,
+  type CallContext,
+  type Campaign,
+  type ContactRow,
+  type CreateCampaignBody,
+} from '@voice/shared';
+import type { GatewayClient } from './gateway-client';
+
+/** Well under NATS's default 1 MiB message limit, with room for the envelope. */
+export const CONTACT_CHUNK_BYTES = 256 * 1024;
+/** Chunks in flight at once during one create. */
+const UPLOAD_CONCURRENCY = 4;
+
+export interface ContactChunk {
+  offset: number;
+  contacts: ContactRow[];
+}
+
+/**
+ * Consecutive chunks whose contacts, serialized as a JSON array, take at most `maxBytes` of UTF-8
+ * (a contact larger than that alone makes a chunk of its own).
+ */
+export function contactChunks(
+  contacts: readonly ContactRow[],
+  maxBytes = CONTACT_CHUNK_BYTES,
+): ContactChunk[] {
+  const chunks: ContactChunk[] = [];
+  let current: ContactChunk = { offset: 0, contacts: [] };
+  // "[" so far; each contact then adds itself and a "," or the closing "]".
+  let bytes = 1;
+  contacts.forEach((contact, position) => {
+    const size = Buffer.byteLength(JSON.stringify(contact)) + 1;
+    if (current.contacts.length > 0 && bytes + size > maxBytes) {
+      chunks.push(current);
+      current = { offset: position, contacts: [] };
+      bytes = 1;
+    }
+    current.contacts.push(contact);
+    bytes += size;
+  });
+  if (current.contacts.length > 0) chunks.push(current);
+  return chunks;
+}
+
+/**
+ * Creates a campaign whatever the size of its contact list, with no bus message over
+ * CONTACT_CHUNK_BYTES of contacts: a draft first (its agent checked), then the contacts in
+ * chunks, then start, which finalizes it (duplicates skipped, scheduled or running) and answers
+ * the campaign. A create abandoned midway stays a draft, never listed, and is swept.
+ */
+export async function createCampaign(
+  client: GatewayClient,
+  body: CreateCampaignBody,
+  ctx: CallContext,
+): Promise<Campaign> {
+  const { contacts, ...settings } = body;
+  const { campaign_id } = await client.call(CAMPAIGN.create, settings, ctx);
+  const chunks = contactChunks(contacts);
+  let next = 0;
+  let failed = false;
+  const upload = async () => {
+    while (next < chunks.length && !failed) {
+      const chunk = chunks[next++]!;
+      await client.call(CAMPAIGN.addContacts, { campaign_id, ...chunk }, ctx).catch((error: unknown) => {
+        failed = true;
+        throw error;
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(UPLOAD_CONCURRENCY, chunks.length) }, upload));
+  return client.call(CAMPAIGN.start, { campaign_id, total: contacts.length }, ctx);
+}

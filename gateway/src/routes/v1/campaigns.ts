@@ -1,0 +1,132 @@
+import {
+  CAMPAIGN,
+  CONTACTS_MAX,
+  type CreateCampaignBody as CreateBody,
+  CreateCampaignBody,
+  ListCampaignsQuery,
+  ListContactsQuery,
+  MAX_CONCURRENT_CALLS_MAX,
+  Uuid,
+} from '@voice/shared';
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { createCampaign } from '../../clients/campaigns';
+import type { GatewayDeps } from '../../deps';
+import { requireScope } from '../../http/route-auth';
+import { type RpcRoute, registerRpcRoutes } from '../../http/rpc-route';
+
+const CampaignParams = z.object({ campaign_id: Uuid });
+const read = requireScope('campaigns:read');
+const write = requireScope('campaigns:write');
+const tags = ['Campaigns'];
+const NOT_FOUND = 'Another account\u2019s campaign is answered exactly like a missing one (404).';
+const STATES =
+  'Statuses: scheduled -> running (at start_at) or cancelled; running <-> paused; running|paused -> cancelled; ' +
+  'running -> completed once every contact is final. Any other move is a 409 whose detail names the current status.';
+
+function operation(name: 'pause' | 'resume' | 'cancel', summary: string, description: string): RpcRoute {
+  return {
+    method: 'POST',
+    url: `/v1/campaigns/:campaign_id/${name}`,
+    contract: CAMPAIGN[name],
+    auth: write,
+    tags,
+    summary,
+    description: `${description} ${STATES} ${NOT_FOUND}`,
+    params: CampaignParams,
+    status: 200,
+    errors: [401, 403, 404, 409, 422],
+  };
+}
+
+export const CAMPAIGN_ROUTES: RpcRoute[] = [
+  {
+    method: 'POST',
+    url: '/v1/campaigns',
+    contract: CAMPAIGN.start,
+    invoke: (client, body, ctx) => createCampaign(client, body as CreateBody, ctx),
+    auth: write,
+    tags,
+    summary: 'Create a campaign',
+    description:
+      `Required: name (1..100), agent_id (an agent of the account, else 404 as for POST /v1/call), phone_number ` +
+      `(the source number, E.164) and contacts (1..${CONTACTS_MAX.toLocaleString('en')} flat objects). ` +
+      `phone_column defaults to \`phone\`, max_concurrent_calls to 1 (at most ${MAX_CONCURRENT_CALLS_MAX}). ` +
+      'A contact whose phone_column value is missing (absent, null or blank) is `skipped` with skip_reason ' +
+      '`missing_phone`; one that is not an E.164 string (+ then 8 to 15 digits, the first not 0; surrounding ' +
+      'whitespace ignored) `invalid_phone`; a number already earlier in the list `duplicate` (dialed once). None of ' +
+      'these fail the request. Each call carries metadata.campaign_id and, as metadata.contact, the contact\u2019s ' +
+      'other keys. retry_config (optional) dials a contact again interval_seconds after an outcome listed in ' +
+      'on_statuses, up to max_retries more times. Without start_at the campaign is running at once; with it (in the ' +
+      'future, else 422) it is scheduled until then. Never more than max_concurrent_calls of its calls are not ' +
+      'final at any moment. Send an `Idempotency-Key` to make retries safe: a repeat with the same body returns ' +
+      'the first response and creates and dials nothing again; the same key with another body is a 409.',
+    body: CreateCampaignBody,
+    idempotent: true,
+    status: 201,
+    errors: [401, 403, 404, 409, 413, 415, 422],
+  },
+  {
+    method: 'GET',
+    url: '/v1/campaigns',
+    contract: CAMPAIGN.list,
+    auth: read,
+    tags,
+    summary: 'List campaigns',
+    description: 'Newest first, in the page wrapper, each with its counts. Filter: status.',
+    querystring: ListCampaignsQuery,
+    status: 200,
+    errors: [401, 403, 422],
+  },
+  {
+    method: 'GET',
+    url: '/v1/campaigns/:campaign_id',
+    contract: CAMPAIGN.get,
+    auth: read,
+    tags,
+    summary: 'Get a campaign',
+    description:
+      'With counts per contact state (total = every submitted contact, skipped ones included). Every change of ' +
+      `status or counts is also published as an event for live subscriptions. ${NOT_FOUND}`,
+    params: CampaignParams,
+    status: 200,
+    errors: [401, 403, 404, 422],
+  },
+  operation(
+    'pause',
+    'Pause a campaign',
+    'Stops new dials; calls in progress finish and their outcomes are recorded (a retry they earn waits for ' +
+      'resume). A paused campaign stays paused when its last call ends, even with every contact final.',
+  ),
+  operation(
+    'resume',
+    'Resume a campaign',
+    'Dialing goes on where it stopped; a campaign with nothing left to dial completes at once.',
+  ),
+  operation(
+    'cancel',
+    'Cancel a campaign',
+    'Stops new dials and marks every contact not yet dialed (or waiting for a retry) `cancelled`; calls in ' +
+      'progress finish and their outcomes are recorded. A scheduled campaign can be cancelled too.',
+  ),
+  {
+    method: 'GET',
+    url: '/v1/campaigns/:campaign_id/contacts',
+    contract: CAMPAIGN.listContacts,
+    auth: read,
+    tags,
+    summary: 'List a campaign\u2019s contacts',
+    description:
+      'In submission order (position), in the page wrapper; filter: status (the contact state). Each contact ' +
+      'with its state (pending, in_progress, a call outcome, skipped or cancelled), attempts, the ids of its calls ' +
+      `and its skip_reason or failure_reason. ${NOT_FOUND}`,
+    params: CampaignParams,
+    querystring: ListContactsQuery,
+    status: 200,
+    errors: [401, 403, 404, 422],
+  },
+];
+
+export const campaignRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) => {
+  registerRpcRoutes(app, deps, CAMPAIGN_ROUTES);
+};

@@ -1,0 +1,215 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, type Bus, CALL, callRpc, type Logger, type Sql } from '@voice/shared';
+import { campaignRepository } from '../db/campaign-repository';
+import type { ContactRowDb } from '../db/campaign-rows';
+import { contactRepository } from '../db/contact-repository';
+import { afterPlacementError } from '../domain/attempts';
+import type { CampaignsApp } from './campaigns';
+import { afterChange } from './progress';
+
+export interface DispatcherOptions {
+  sql: Sql;
+  bus: Bus;
+  log: Logger;
+  campaigns: CampaignsApp;
+  /** Fallback look for due work: scheduled starts, retries coming due, wakes another replica got. */
+  pollIntervalMs: number;
+  /** An unconfirmed placement is re-sent (same call id: never a second dial) after this long. */
+  placementLeaseMs: number;
+  /** Drafts older than this were abandoned mid-upload and are deleted. */
+  draftMaxAgeMs: number;
+}
+
+/** Where a claimed contact is dialed from and for whom. */
+interface Placement {
+  accountId: string;
+  campaignId: string;
+  agentId: string;
+  sourceNumber: string;
+  contact: ContactRowDb;
+}
+
+const BATCH = 100;
+const SWEEP_EVERY_MS = 60_000;
+
+/**
+ * Dials campaign contacts without ever exceeding a campaign's max_concurrent_calls, across any
+ * number of replicas. Per campaign, in one transaction: lock the campaign row (SKIP LOCKED, so
+ * replicas spread over campaigns and never dispatch the same one at once), count its contacts in
+ * progress (the calls not final), claim up to cap minus that many due pending contacts, each with
+ * its call id chosen up front. The calls are placed after commit, with those ids: a placement that
+ * was not confirmed (crash, timeout) is re-sent after a lease and the call service returns the
+ * call it already has, so nobody is dialed twice and no claimed contact is lost.
+ */
+export class Dispatcher {
+  private readonly placing = new Set<Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private ticking: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+  private lastSweep = 0;
+
+  constructor(private readonly options: DispatcherOptions) {}
+
+  start(): void {
+    this.schedule(0);
+  }
+
+  /** Something may be dialable now (started, resumed, a slot freed): look without waiting for the poll. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.ticking) this.again = true;
+    else this.schedule(0);
+  }
+
+  /** Stops dispatching; placements under way finish (their claims are re-sent elsewhere otherwise). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.ticking;
+    await Promise.allSettled([...this.placing]);
+  }
+
+  private schedule(ms: number): void {
+    clearTimeout(this.timer);
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.again = false;
+      this.ticking = this.tick().finally(() => {
+        this.ticking = undefined;
+        this.schedule(this.again ? 0 : this.options.pollIntervalMs);
+      });
+    }, ms);
+  }
+
+  private async tick(): Promise<void> {
+    await this.step('start scheduled campaigns', () => this.startDueScheduled());
+    await this.step('dispatch', async () => {
+      for (const id of await campaignRepository.dispatchable(this.options.sql, BATCH)) {
+        if (this.stopped) return;
+        await this.dispatch(id);
+      }
+    });
+    await this.step('re-send unconfirmed placements', () => this.resendUnplaced());
+    if (Date.now() - this.lastSweep >= SWEEP_EVERY_MS) {
+      this.lastSweep = Date.now();
+      await this.step('sweep abandoned drafts', async () => {
+        const swept = await campaignRepository.sweepDrafts(this.options.sql, this.options.draftMaxAgeMs);
+        if (swept > 0) this.options.log.info({ swept }, 'deleted abandoned campaign drafts');
+      });
+    }
+  }
+
+  private async step(name: string, work: () => Promise<void>): Promise<void> {
+    try {
+      await work();
+    } catch (error) {
+      this.options.log.warn({ err: error, step: name }, 'campaign dispatcher step failed');
+    }
+  }
+
+  /** scheduled -> running once start_at has come. */
+  private async startDueScheduled(): Promise<void> {
+    const started = await this.options.sql.begin(async (tx) => {
+      const due = await campaignRepository.lockDueScheduled(tx, BATCH);
+      for (const row of due) {
+        const running = await campaignRepository.update(tx, row.id, {
+          status: 'running',
+          started_at: new Date(),
+        });
+        await afterChange(tx, running);
+      }
+      return due.length;
+    });
+    if (started > 0) this.again = true;
+  }
+
+  private async dispatch(campaignId: string): Promise<void> {
+    const claimed = await this.options.sql.begin(async (tx) => {
+      const campaign = await campaignRepository.lockRunning(tx, campaignId);
+      if (!campaign) return [];
+      const inFlight = await contactRepository.inFlight(tx, campaignId);
+      const free = campaign.max_concurrent_calls - inFlight;
+      if (free <= 0) return [];
+      const contacts = await contactRepository.claimDue(tx, campaignId, free);
+      if (contacts.length === 0) return [];
+      await afterChange(tx, campaign);
+      this.options.log.debug(
+        { campaign_id: campaignId, in_flight: inFlight, claimed: contacts.length },
+        'claimed campaign contacts',
+      );
+      return contacts.map(
+        (contact): Placement => ({
+          accountId: campaign.account_id,
+          campaignId,
+          agentId: campaign.agent_id,
+          sourceNumber: campaign.phone_number,
+          contact,
+        }),
+      );
+    });
+    for (const placement of claimed) this.track(this.place(placement));
+  }
+
+  private async resendUnplaced(): Promise<void> {
+    const { sql, placementLeaseMs, log } = this.options;
+    for (const row of await contactRepository.claimUnplaced(sql, placementLeaseMs, BATCH)) {
+      log.info(
+        { campaign_id: row.campaign_id, call_id: row.current_call_id },
+        're-sending a campaign call placement that was not confirmed',
+      );
+      this.track(
+        this.place({
+          accountId: row.account_id,
+          campaignId: row.campaign_id,
+          agentId: row.agent_id,
+          sourceNumber: row.source_number,
+          contact: row,
+        }),
+      );
+    }
+  }
+
+  private track(work: Promise<void>): void {
+    this.placing.add(work);
+    void work.finally(() => this.placing.delete(work));
+  }
+
+  /** One placement; never throws (an unconfirmed one stays claimed and is re-sent after the lease). */
+  private async place({ accountId, campaignId, agentId, sourceNumber, contact }: Placement): Promise<void> {
+    const { sql, bus, log, campaigns } = this.options;
+    const callId = contact.current_call_id!;
+    try {
+      await callRpc(
+        bus,
+        CALL.create,
+        {
+          id: callId,
+          campaign_id: campaignId,
+          agent_id: agentId,
+          source_number: sourceNumber,
+          phone_number: contact.phone_number!,
+          metadata: { campaign_id: campaignId, contact: contact.data },
+        },
+        { requestId: randomUUID(), accountId },
+      );
+      await contactRepository.markPlaced(sql, campaignId, contact.position, callId);
+    } catch (error) {
+      const code = error instanceof AppError ? error.code : undefined;
+      if (afterPlacementError(code) === 'fail') {
+        const reason = error instanceof AppError ? `${error.code}: ${error.message}` : 'placement refused';
+        await campaigns.failAttempt(accountId, campaignId, callId, reason).catch((failure: unknown) => {
+          log.warn(
+            { err: failure, campaign_id: campaignId, call_id: callId },
+            'could not record a failed placement',
+          );
+        });
+        return;
+      }
+      log.warn(
+        { err: error, campaign_id: campaignId, call_id: callId },
+        'campaign call placement not confirmed; it is re-sent after the lease',
+      );
+    }
+  }
+}

@@ -1,0 +1,112 @@
+import {
+  type CampaignCounts,
+  type CampaignSettings,
+  type CampaignStatus,
+  type PageQuery,
+  pageTotal,
+  type Sql,
+  type TransactionSql,
+} from '@voice/shared';
+import type { CampaignRow } from './campaign-rows';
+
+type Db = Sql | TransactionSql;
+export type CampaignChanges = Partial<Pick<CampaignRow, 'status' | 'started_at' | 'finished_at'>>;
+
+/** The campaigns table. Reads for clients are scoped by account; drafts are never listed. */
+export const campaignRepository = {
+  async insertDraft(db: Db, accountId: string, id: string, settings: CampaignSettings): Promise<void> {
+    await db`
+      INSERT INTO campaign.campaigns ${db({
+        id,
+        account_id: accountId,
+        name: settings.name,
+        agent_id: settings.agent_id,
+        phone_number: settings.phone_number,
+        phone_column: settings.phone_column,
+        max_concurrent_calls: settings.max_concurrent_calls,
+        retry_config: settings.retry_config ? db.json(settings.retry_config) : null,
+        status: 'draft',
+        start_at: settings.start_at ?? null,
+      } as never)}`;
+  },
+
+  async find(db: Db, accountId: string, id: string): Promise<CampaignRow | undefined> {
+    const [row] = await db<CampaignRow[]>`
+      SELECT * FROM campaign.campaigns WHERE id = ${id} AND account_id = ${accountId}`;
+    return row;
+  },
+
+  /** The account's campaign, locked: every change to it or its contacts runs under this lock. */
+  async lock(tx: TransactionSql, accountId: string, id: string): Promise<CampaignRow | undefined> {
+    const [row] = await tx<CampaignRow[]>`
+      SELECT * FROM campaign.campaigns WHERE id = ${id} AND account_id = ${accountId} FOR UPDATE`;
+    return row;
+  },
+
+  /** A running campaign, locked, unless another dispatcher holds it (it is dispatching it now). */
+  async lockRunning(tx: TransactionSql, id: string): Promise<CampaignRow | undefined> {
+    const [row] = await tx<CampaignRow[]>`
+      SELECT * FROM campaign.campaigns WHERE id = ${id} AND status = 'running' FOR UPDATE SKIP LOCKED`;
+    return row;
+  },
+
+  async update(tx: TransactionSql, id: string, changes: CampaignChanges): Promise<CampaignRow> {
+    const [row] = await tx<CampaignRow[]>`
+      UPDATE campaign.campaigns SET ${tx(changes as never)} WHERE id = ${id} RETURNING *`;
+    return row!;
+  },
+
+  /** Stores freshly computed counts and bumps the progress sequence. */
+  async saveProgress(tx: TransactionSql, id: string, counts: CampaignCounts): Promise<CampaignRow> {
+    const [row] = await tx<CampaignRow[]>`
+      UPDATE campaign.campaigns SET counts = ${tx.json(counts)}, sequence = sequence + 1
+      WHERE id = ${id} RETURNING *`;
+    return row!;
+  },
+
+  async page(
+    db: Db,
+    accountId: string,
+    status: CampaignStatus | undefined,
+    page: PageQuery,
+  ): Promise<{ rows: CampaignRow[]; total: number }> {
+    const where = db`account_id = ${accountId} AND status <> 'draft'
+      ${status ? db`AND status = ${status}` : db``}`;
+    const rows = await db<(CampaignRow & { total: number })[]>`
+      SELECT *, count(*) OVER ()::int AS total FROM campaign.campaigns WHERE ${where}
+      ORDER BY created_at DESC, id DESC LIMIT ${page.page_size} OFFSET ${(page.page - 1) * page.page_size}`;
+    const total = await pageTotal(
+      rows,
+      () => db<{ n: number }[]>`SELECT count(*)::int AS n FROM campaign.campaigns WHERE ${where}`,
+    );
+    return { rows, total };
+  },
+
+  /** Running campaigns with a contact due for a dial (they may still be at their cap). */
+  async dispatchable(db: Db, limit: number): Promise<string[]> {
+    const rows = await db<{ id: string }[]>`
+      SELECT c.id FROM campaign.campaigns c
+      WHERE c.status = 'running' AND EXISTS (
+        SELECT 1 FROM campaign.contacts k
+        WHERE k.campaign_id = c.id AND k.state = 'pending'
+          AND (k.next_attempt_at IS NULL OR k.next_attempt_at <= now()))
+      ORDER BY c.created_at LIMIT ${limit}`;
+    return rows.map((r) => r.id);
+  },
+
+  /** Scheduled campaigns whose start_at has come, locked (other replicas skip them). */
+  async lockDueScheduled(tx: TransactionSql, limit: number): Promise<CampaignRow[]> {
+    return tx<CampaignRow[]>`
+      SELECT * FROM campaign.campaigns WHERE status = 'scheduled' AND start_at <= now()
+      ORDER BY start_at LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
+  },
+
+  /** Drafts older than `maxAgeMs`: creates whose gateway died mid-upload. Their contacts cascade. */
+  async sweepDrafts(db: Db, maxAgeMs: number): Promise<number> {
+    const rows = await db`
+      DELETE FROM campaign.campaigns
+      WHERE status = 'draft' AND created_at < now() - make_interval(secs => ${maxAgeMs / 1000})
+      RETURNING 1`;
+    return rows.length;
+  },
+};

@@ -1,0 +1,98 @@
+import {
+  type Campaign,
+  type CampaignContact,
+  type CampaignCounts,
+  CONTACT_STATES,
+  type ContactState,
+  type RetryConfig,
+  type SkipReason,
+} from '@voice/shared';
+import type { StoredStatus } from '../domain/lifecycle';
+
+export interface CampaignRow {
+  id: string;
+  account_id: string;
+  name: string;
+  agent_id: string;
+  phone_number: string;
+  phone_column: string;
+  max_concurrent_calls: number;
+  retry_config: RetryConfig | null;
+  status: StoredStatus;
+  counts: Partial<CampaignCounts>;
+  sequence: number;
+  start_at: Date | null;
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+}
+
+export interface ContactRowDb {
+  campaign_id: string;
+  position: number;
+  id: string;
+  phone_number: string | null;
+  data: Record<string, unknown>;
+  state: ContactState;
+  skip_reason: SkipReason | null;
+  failure_reason: string | null;
+  attempts: number;
+  call_ids: string[];
+  current_call_id: string | null;
+  dispatched_at: Date | null;
+  placed_at: Date | null;
+  next_attempt_at: Date | null;
+  updated_at: Date;
+}
+
+/** Counts from `state -> n` rows: every state present, total their sum. */
+export function countsFrom(rows: readonly { state: string; n: number }[]): CampaignCounts {
+  const counts = Object.fromEntries(CONTACT_STATES.map((state) => [state, 0])) as Record<
+    ContactState,
+    number
+  >;
+  let total = 0;
+  for (const { state, n } of rows) {
+    if (state in counts) counts[state as ContactState] += n;
+    total += n;
+  }
+  return { total, ...counts };
+}
+
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+export function toCampaign(row: CampaignRow): Campaign {
+  if (row.status === 'draft') throw new Error(`campaign ${row.id} is a draft: it has no public form`);
+  return {
+    id: row.id,
+    name: row.name,
+    agent_id: row.agent_id,
+    phone_number: row.phone_number,
+    phone_column: row.phone_column,
+    max_concurrent_calls: row.max_concurrent_calls,
+    retry_config: row.retry_config,
+    status: row.status,
+    counts: { ...countsFrom([]), ...row.counts },
+    start_at: iso(row.start_at),
+    created_at: row.created_at.toISOString(),
+    started_at: iso(row.started_at),
+    finished_at: iso(row.finished_at),
+  };
+}
+
+export function toContact(row: ContactRowDb): CampaignContact {
+  return {
+    id: row.id,
+    campaign_id: row.campaign_id,
+    position: row.position,
+    phone_number: row.phone_number,
+    data: row.data,
+    state: row.state,
+    attempts: row.attempts,
+    call_ids: row.call_ids,
+    skip_reason: row.skip_reason,
+    failure_reason: row.failure_reason,
+    next_attempt_at: iso(row.next_attempt_at),
+    updated_at: row.updated_at.toISOString(),
+  };
+}

@@ -1,0 +1,180 @@
+import {
+  type CallOutcome,
+  type ContactState,
+  type PageQuery,
+  pageTotal,
+  type Sql,
+  type TransactionSql,
+} from '@voice/shared';
+import type { ClassifiedContact } from '../domain/contacts';
+import type { CampaignRow, ContactRowDb } from './campaign-rows';
+
+type Db = Sql | TransactionSql;
+
+/** An unconfirmed placement, with what placing it again needs from its campaign. */
+export type UnplacedContact = ContactRowDb &
+  Pick<CampaignRow, 'account_id' | 'agent_id'> & { source_number: string };
+
+/**
+ * The contacts table. Every writer that changes a contact's state holds its campaign's row lock
+ * (taken through campaignRepository), so counts and the concurrency cap are exact across replicas.
+ */
+export const contactRepository = {
+  /**
+   * One chunk, in one statement (a JSON array expanded by jsonb_to_recordset: one parameter
+   * whatever the chunk's length). A chunk sent again changes nothing (same positions).
+   */
+  async insertChunk(
+    db: Db,
+    campaignId: string,
+    offset: number,
+    contacts: readonly ClassifiedContact[],
+  ): Promise<number> {
+    const rows = contacts.map((c, i) => ({
+      position: offset + i,
+      phone_number: c.phone_number,
+      data: c.data,
+      state: c.skip_reason ? 'skipped' : 'pending',
+      skip_reason: c.skip_reason,
+    }));
+    const inserted = await db`
+      INSERT INTO campaign.contacts (campaign_id, position, phone_number, data, state, skip_reason)
+      SELECT ${campaignId}, r.position, r.phone_number, r.data, r.state, r.skip_reason
+      FROM jsonb_to_recordset(${db.json(rows as never)})
+        AS r(position integer, phone_number text, data jsonb, state text, skip_reason text)
+      ON CONFLICT (campaign_id, position) DO NOTHING`;
+    return inserted.count;
+  },
+
+  async count(db: Db, campaignId: string): Promise<number> {
+    const [row] = await db<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM campaign.contacts WHERE campaign_id = ${campaignId}`;
+    return row?.n ?? 0;
+  },
+
+  /** Every dialable number after its first occurrence (by position) is skipped as `duplicate`. */
+  async skipDuplicates(tx: TransactionSql, campaignId: string): Promise<void> {
+    await tx`
+      UPDATE campaign.contacts k SET state = 'skipped', skip_reason = 'duplicate', updated_at = now()
+      FROM (
+        SELECT position, row_number() OVER (PARTITION BY phone_number ORDER BY position) AS n
+        FROM campaign.contacts WHERE campaign_id = ${campaignId} AND state = 'pending'
+      ) d
+      WHERE k.campaign_id = ${campaignId} AND k.position = d.position AND d.n > 1`;
+  },
+
+  async countsByState(db: Db, campaignId: string): Promise<{ state: string; n: number }[]> {
+    return db<{ state: string; n: number }[]>`
+      SELECT state, count(*)::int AS n FROM campaign.contacts WHERE campaign_id = ${campaignId}
+      GROUP BY state`;
+  },
+
+  /** Contacts whose call is not final yet: the number the cap is checked against. */
+  async inFlight(tx: TransactionSql, campaignId: string): Promise<number> {
+    const [row] = await tx<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM campaign.contacts
+      WHERE campaign_id = ${campaignId} AND state = 'in_progress'`;
+    return row?.n ?? 0;
+  },
+
+  /** Whether anything is left to dial or to hear back from. */
+  async hasOpen(tx: TransactionSql, campaignId: string): Promise<boolean> {
+    const rows = await tx`
+      SELECT 1 FROM campaign.contacts
+      WHERE campaign_id = ${campaignId} AND state IN ('pending', 'in_progress') LIMIT 1`;
+    return rows.length > 0;
+  },
+
+  /**
+   * Claims up to `limit` due pending contacts in position order: each is in progress from now on,
+   * with its next attempt's call id chosen here (current_call_id, appended to call_ids).
+   */
+  async claimDue(tx: TransactionSql, campaignId: string, limit: number): Promise<ContactRowDb[]> {
+    return tx<ContactRowDb[]>`
+      WITH due AS (
+        SELECT position, gen_random_uuid() AS call_id FROM campaign.contacts
+        WHERE campaign_id = ${campaignId} AND state = 'pending'
+          AND (next_attempt_at IS NULL OR next_attempt_at <= now())
+        ORDER BY position LIMIT ${limit})
+      UPDATE campaign.contacts k SET
+        state = 'in_progress', attempts = k.attempts + 1, current_call_id = due.call_id,
+        call_ids = k.call_ids || due.call_id, dispatched_at = now(), placed_at = NULL,
+        next_attempt_at = NULL, updated_at = now()
+      FROM due WHERE k.campaign_id = ${campaignId} AND k.position = due.position
+      RETURNING k.*`;
+  },
+
+  /** The call service confirmed the placement: no re-send needed. */
+  async markPlaced(db: Db, campaignId: string, position: number, callId: string): Promise<void> {
+    await db`
+      UPDATE campaign.contacts SET placed_at = now()
+      WHERE campaign_id = ${campaignId} AND position = ${position} AND current_call_id = ${callId}
+        AND placed_at IS NULL`;
+  },
+
+  /** The in-flight contact of a call (none once its outcome was recorded). */
+  async findInFlight(
+    tx: TransactionSql,
+    campaignId: string,
+    callId: string,
+  ): Promise<ContactRowDb | undefined> {
+    const [row] = await tx<ContactRowDb[]>`
+      SELECT * FROM campaign.contacts
+      WHERE current_call_id = ${callId} AND state = 'in_progress' AND campaign_id = ${campaignId}`;
+    return row;
+  },
+
+  /** Ends an attempt: a final state, or back to pending until `nextAttemptAt`. */
+  async endAttempt(
+    tx: TransactionSql,
+    campaignId: string,
+    position: number,
+    change: { state: CallOutcome | 'pending'; nextAttemptAt: Date | null; failureReason?: string },
+  ): Promise<void> {
+    await tx`
+      UPDATE campaign.contacts SET state = ${change.state}, next_attempt_at = ${change.nextAttemptAt},
+        failure_reason = ${change.failureReason ?? null}, updated_at = now()
+      WHERE campaign_id = ${campaignId} AND position = ${position}`;
+  },
+
+  async cancelPending(tx: TransactionSql, campaignId: string): Promise<void> {
+    await tx`
+      UPDATE campaign.contacts SET state = 'cancelled', next_attempt_at = NULL, updated_at = now()
+      WHERE campaign_id = ${campaignId} AND state = 'pending'`;
+  },
+
+  /**
+   * In-progress contacts whose placement was never confirmed within `leaseMs` (the replica that
+   * claimed them died, or the call service did not answer): claimed again for `leaseMs`, with
+   * SKIP LOCKED so replicas re-send different ones.
+   */
+  async claimUnplaced(db: Db, leaseMs: number, limit: number): Promise<UnplacedContact[]> {
+    return db<UnplacedContact[]>`
+      WITH stale AS (
+        SELECT campaign_id, position FROM campaign.contacts
+        WHERE state = 'in_progress' AND placed_at IS NULL
+          AND dispatched_at < now() - make_interval(secs => ${leaseMs / 1000})
+        ORDER BY dispatched_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+      UPDATE campaign.contacts k SET dispatched_at = now()
+      FROM stale, campaign.campaigns c
+      WHERE k.campaign_id = stale.campaign_id AND k.position = stale.position AND c.id = k.campaign_id
+      RETURNING k.*, c.account_id, c.agent_id, c.phone_number AS source_number`;
+  },
+
+  async page(
+    db: Db,
+    campaignId: string,
+    state: ContactState | undefined,
+    page: PageQuery,
+  ): Promise<{ rows: ContactRowDb[]; total: number }> {
+    const where = db`campaign_id = ${campaignId} ${state ? db`AND state = ${state}` : db``}`;
+    const rows = await db<(ContactRowDb & { total: number })[]>`
+      SELECT *, count(*) OVER ()::int AS total FROM campaign.contacts WHERE ${where}
+      ORDER BY position LIMIT ${page.page_size} OFFSET ${(page.page - 1) * page.page_size}`;
+    const total = await pageTotal(
+      rows,
+      () => db<{ n: number }[]>`SELECT count(*)::int AS n FROM campaign.contacts WHERE ${where}`,
+    );
+    return { rows, total };
+  },
+};

@@ -1,0 +1,170 @@
+import type { RetryConfig } from '@voice/shared';
+import { describe, expect, it } from 'vitest';
+import { countsFrom } from '../src/db/campaign-rows';
+import { afterPlacementError, decideAfterCall } from '../src/domain/attempts';
+import { classifyContact } from '../src/domain/contacts';
+import { completesWhenIdle, initialStatus, moveFor } from '../src/domain/lifecycle';
+
+describe('classifyContact', () => {
+  it('takes the number from phone_column and keeps every other key as the contact', () => {
+    expect(classifyContact({ phone: '+14155550123', name: 'Dana', vip: true, n: 3 }, 'phone')).toEqual({
+      phone_number: '+14155550123',
+      data: { name: 'Dana', vip: true, n: 3 },
+      skip_reason: null,
+    });
+    expect(classifyContact({ mobile: ' +14155550123 ', phone: 'not this one' }, 'mobile')).toEqual({
+      phone_number: '+14155550123',
+      data: { phone: 'not this one' },
+      skip_reason: null,
+    });
+  });
+
+  it.each([
+    [{ name: 'No key' }, null],
+    [{ phone: null }, null],
+    [{ phone: '' }, null],
+    [{ phone: '   ' }, null],
+  ])('skips %j as missing_phone', (row, phone) => {
+    expect(classifyContact(row, 'phone')).toMatchObject({
+      phone_number: phone,
+      skip_reason: 'missing_phone',
+    });
+  });
+
+  it.each([
+    [{ phone: '4155550123' }, '4155550123'],
+    [{ phone: '+04155550123' }, '+04155550123'],
+    [{ phone: '+1415555' }, '+1415555'],
+    [{ phone: '+1234567890123456' }, '+1234567890123456'],
+    [{ phone: '+1 415 555 0123' }, '+1 415 555 0123'],
+    [{ phone: 14155550123 }, '14155550123'],
+    [{ phone: true }, 'true'],
+  ])('skips %j as invalid_phone, keeping what was sent', (row, phone) => {
+    expect(classifyContact(row, 'phone')).toEqual({
+      phone_number: phone,
+      data: {},
+      skip_reason: 'invalid_phone',
+    });
+  });
+
+  it('accepts E.164 at both length limits', () => {
+    expect(classifyContact({ phone: '+12345678' }, 'phone').skip_reason).toBeNull();
+    expect(classifyContact({ phone: '+123456789012345' }, 'phone').skip_reason).toBeNull();
+  });
+});
+
+describe('campaign states (decisions.md)', () => {
+  it.each([
+    ['pause', 'running', 'paused'],
+    ['resume', 'paused', 'running'],
+    ['cancel', 'running', 'cancelled'],
+    ['cancel', 'paused', 'cancelled'],
+    ['cancel', 'scheduled', 'cancelled'],
+  ] as const)('%s moves %s to %s', (operation, from, to) => {
+    expect(moveFor(operation, from)).toEqual({ allowed: true, to });
+  });
+
+  it.each([
+    ['pause', 'paused'],
+    ['pause', 'scheduled'],
+    ['pause', 'completed'],
+    ['pause', 'cancelled'],
+    ['resume', 'running'],
+    ['resume', 'scheduled'],
+    ['resume', 'completed'],
+    ['resume', 'cancelled'],
+    ['cancel', 'completed'],
+    ['cancel', 'cancelled'],
+  ] as const)('refuses %s from %s, naming the status', (operation, from) => {
+    expect(moveFor(operation, from)).toEqual({
+      allowed: false,
+      detail: `Cannot ${operation} a campaign that is ${from} (status: ${from})`,
+    });
+  });
+
+  it('completes only a running campaign once idle; a paused one waits for resume', () => {
+    expect(completesWhenIdle('running')).toBe(true);
+    for (const status of ['paused', 'scheduled', 'draft', 'completed', 'cancelled'] as const) {
+      expect(completesWhenIdle(status)).toBe(false);
+    }
+  });
+
+  it('starts scheduled only when start_at is ahead', () => {
+    const now = new Date('2026-01-01T00:00:00Z');
+    expect(initialStatus(null, now)).toBe('running');
+    expect(initialStatus(new Date('2025-12-31T23:59:59Z'), now)).toBe('running');
+    expect(initialStatus(new Date('2026-01-01T00:00:01Z'), now)).toBe('scheduled');
+  });
+});
+
+describe('decideAfterCall', () => {
+  const retry: RetryConfig = { on_statuses: ['no_answer', 'busy'], max_retries: 2, interval_seconds: 30 };
+  const decide = (outcome: 'completed' | 'no_answer' | 'busy' | 'voicemail' | 'failed', attempts: number) =>
+    decideAfterCall({ outcome, attempts, retry, campaignStatus: 'running' });
+
+  it('retries a listed outcome after interval_seconds while attempts <= max_retries', () => {
+    expect(decide('no_answer', 1)).toEqual({ outcome: 'retry', state: 'pending', delayMs: 30_000 });
+    expect(decide('busy', 2)).toEqual({ outcome: 'retry', state: 'pending', delayMs: 30_000 });
+    expect(decide('no_answer', 3)).toEqual({ outcome: 'final', state: 'no_answer' });
+  });
+
+  it('keeps an unlisted outcome, a completed call, or any outcome without retry_config', () => {
+    expect(decide('voicemail', 1)).toEqual({ outcome: 'final', state: 'voicemail' });
+    expect(decide('completed', 1)).toEqual({ outcome: 'final', state: 'completed' });
+    expect(
+      decideAfterCall({ outcome: 'no_answer', attempts: 1, retry: null, campaignStatus: 'running' }),
+    ).toEqual({ outcome: 'final', state: 'no_answer' });
+    expect(
+      decideAfterCall({
+        outcome: 'no_answer',
+        attempts: 1,
+        retry: { ...retry, max_retries: 0 },
+        campaignStatus: 'running',
+      }),
+    ).toEqual({ outcome: 'final', state: 'no_answer' });
+  });
+
+  it('queues the retry of a paused campaign, but retries nobody in a cancelled one', () => {
+    expect(decideAfterCall({ outcome: 'busy', attempts: 1, retry, campaignStatus: 'paused' })).toMatchObject({
+      outcome: 'retry',
+    });
+    expect(decideAfterCall({ outcome: 'busy', attempts: 1, retry, campaignStatus: 'cancelled' })).toEqual({
+      outcome: 'final',
+      state: 'busy',
+    });
+  });
+});
+
+describe('afterPlacementError', () => {
+  it('fails the contact on a definitive refusal and re-sends otherwise', () => {
+    for (const code of ['AGENT_NOT_FOUND', 'VALIDATION_FAILED', 'INVALID_STATE'] as const) {
+      expect(afterPlacementError(code)).toBe('fail');
+    }
+    for (const code of ['SERVICE_TIMEOUT', 'SERVICE_UNAVAILABLE', 'INTERNAL', 'SHUTTING_DOWN'] as const) {
+      expect(afterPlacementError(code)).toBe('retry');
+    }
+    expect(afterPlacementError(undefined)).toBe('retry');
+  });
+});
+
+describe('countsFrom', () => {
+  it('has every state, zero when absent, and total as the sum', () => {
+    expect(
+      countsFrom([
+        { state: 'pending', n: 3 },
+        { state: 'skipped', n: 2 },
+      ]),
+    ).toEqual({
+      total: 5,
+      pending: 3,
+      in_progress: 0,
+      completed: 0,
+      no_answer: 0,
+      failed: 0,
+      voicemail: 0,
+      busy: 0,
+      skipped: 2,
+      cancelled: 0,
+    });
+  });
+});
