@@ -15,6 +15,7 @@ import { clientErrorHandler } from './http/client-errors';
 import { parseJsonBody } from './http/json-body';
 import { toAppError } from './http/to-app-error';
 import { zodValidatorCompiler } from './http/validation';
+import { EventHub } from './live/event-hub';
 import { chargeRequest, edgePlugin } from './plugins/edge';
 import { errorsPlugin, sendError } from './plugins/errors';
 import { openapiPlugin } from './plugins/openapi';
@@ -126,7 +127,10 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
     version: options.version ?? '1.0.0',
     recordingSecret: options.recordingSecret,
     recordings: recordingLinks(options.recordingSecret, options.publicBaseUrl),
+    live: new EventHub(options.bus, options.log),
   };
+  deps.live.start();
+  app.addHook('onClose', () => deps.live.stop());
 
   await app.register(errorsPlugin);
   await app.register(edgePlugin, {

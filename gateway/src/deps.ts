@@ -1,6 +1,7 @@
 import type { Sql } from '@voice/shared';
 import type { AccountStore } from './auth/account-store';
 import type { GatewayClient } from './clients/gateway-client';
+import type { EventHub } from './live/event-hub';
 import type { RateLimiter } from './rate-limit/limiter';
 import type { RecordingLinks } from './recordings/links';
 
@@ -14,4 +15,6 @@ export interface GatewayDeps {
   /** Signs recording links (shared with the webhook service through configuration). */
   recordingSecret: string;
   recordings: RecordingLinks;
+  /** Live events (call status, campaign progress) fanned out to GraphQL and tRPC subscribers. */
+  live: EventHub;
 }

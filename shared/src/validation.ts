@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { AppError, type ValidationIssue } from './errors';
 
-export type IssueLocation = 'body' | 'query' | 'path' | 'header';
+export type IssueLocation = 'body' | 'query' | 'path' | 'header' | 'input';
 
 /** Zod issues in the 422 shape: `loc` starts with where the value came from. */
 export function toValidationIssues(

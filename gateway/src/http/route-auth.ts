@@ -1,16 +1,25 @@
-import type { Principal, Scope } from '@voice/shared';
+import type { AppError, Principal, Scope } from '@voice/shared';
 
 /**
  * Who may call a route: anyone, the operator (ADMIN_TOKEN), or an API key (holding `scope`, if set).
  * Declared on every route as `config.auth`; routes without it (404s) count as public.
+ *
+ * `surface` is for GraphQL and tRPC, whose operations each have their own scope (or none) and whose
+ * refusals take their own format: the edge identifies the key if one is sent and charges the same
+ * budget, but leaves a refusal (bad key, rate limit) on the request for the surface to answer.
  */
-export type RouteAuth = { kind: 'public' } | { kind: 'admin' } | { kind: 'key'; scope: Scope | undefined };
+export type RouteAuth =
+  | { kind: 'public' }
+  | { kind: 'admin' }
+  | { kind: 'key'; scope: Scope | undefined }
+  | { kind: 'surface' };
 
 export const PUBLIC: RouteAuth = { kind: 'public' };
 export const ADMIN: RouteAuth = { kind: 'admin' };
 export const requireScope = (scope: Scope): RouteAuth => ({ kind: 'key', scope });
 /** Any valid key, whatever its scopes (e.g. "who am I"). */
 export const ANY_KEY: RouteAuth = { kind: 'key', scope: undefined };
+export const SURFACE: RouteAuth = { kind: 'surface' };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -18,6 +27,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     principal: Principal | undefined;
+    /** On a `surface` route: why the edge would have refused the request (401 or 429). */
+    surfaceRefusal: AppError | undefined;
   }
 }
 

@@ -36,11 +36,13 @@ function authorizationHeaderCount(request: FastifyRequest): number {
 
 async function identify(request: FastifyRequest, auth: RouteAuth, options: EdgeOptions): Promise<Identity> {
   if (auth.kind === 'public') return { anonymous: true };
+  // A surface serves public operations too: no key at all is anonymous, and the surface decides.
+  if (auth.kind === 'surface' && request.headers.authorization === undefined) return { anonymous: true };
   if (authorizationHeaderCount(request) > 1) {
     return { failure: new AppError('UNAUTHORIZED', UNAUTHORIZED_DETAIL.duplicated) };
   }
-  const bearer = parseBearer(request.headers.authorization);
   if (auth.kind === 'admin') {
+    const bearer = parseBearer(request.headers.authorization);
     if (!bearer.ok)
       return {
         failure: new AppError(
@@ -51,12 +53,17 @@ async function identify(request: FastifyRequest, auth: RouteAuth, options: EdgeO
     const valid = options.adminToken !== undefined && sameSecret(bearer.token, options.adminToken);
     return valid ? { admin: true } : { failure: new AppError('UNAUTHORIZED', 'Invalid admin token') };
   }
+  return identifyKey(options.accounts, request.headers.authorization);
+}
+
+/** The principal of an API key sent as `Bearer <key>` (HTTP header or a WebSocket's connection_init). */
+export async function identifyKey(
+  accounts: AccountStore,
+  authorization: string | undefined,
+): Promise<{ principal: Principal } | { failure: AppError }> {
+  const bearer = parseBearer(authorization);
   if (!bearer.ok) return { failure: new AppError('UNAUTHORIZED', UNAUTHORIZED_DETAIL[bearer.reason]) };
-  const result = await withDeadline(
-    options.accounts.authenticate(bearer.token),
-    AUTH_DEADLINE_MS,
-    'API key lookup',
-  );
+  const result = await withDeadline(accounts.authenticate(bearer.token), AUTH_DEADLINE_MS, 'API key lookup');
   return result.ok
     ? { principal: result.principal }
     : { failure: new AppError('UNAUTHORIZED', UNAUTHORIZED_DETAIL[result.reason]) };
@@ -89,12 +96,19 @@ export async function chargeRequest(
 export const edgePlugin = fp<EdgeOptions>(
   async (app: FastifyInstance, options) => {
     app.decorateRequest('principal', undefined);
+    app.decorateRequest('surfaceRefusal', undefined);
     app.addHook('onRequest', async (request, reply) => {
       const auth = request.routeOptions.config.auth ?? PUBLIC;
       const identity = await identify(request, auth, options);
       const principal = 'principal' in identity ? identity.principal : undefined;
       const charge = await chargeRequest(options.limiter, request, principal);
       reply.headers(charge.headers);
+      if (auth.kind === 'surface' && !options.isClosing() && !request.is404) {
+        if (charge.refusal) reply.header('retry-after', charge.retryAfter);
+        request.surfaceRefusal = charge.refusal ?? ('failure' in identity ? identity.failure : undefined);
+        request.principal = principal;
+        return;
+      }
       if (charge.refusal) {
         reply.header('retry-after', charge.retryAfter);
         throw charge.refusal;

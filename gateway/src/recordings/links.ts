@@ -14,3 +14,8 @@ export function withRecordingUrl(call: Call, links: RecordingLinks): Call {
   const final = (CALL_OUTCOMES as readonly string[]).includes(call.status);
   return { ...call, recording_url: final && call.duration_seconds > 0 ? links.sign(call.id) : null };
 }
+
+/** A page of calls, each with its link. */
+export function withRecordingUrls<P extends { items: Call[] }>(page: P, links: RecordingLinks): P {
+  return { ...page, items: page.items.map((call) => withRecordingUrl(call, links)) };
+}

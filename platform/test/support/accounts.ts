@@ -13,11 +13,15 @@ export type AdminApi = Pick<TestPlatform, 'url' | 'adminToken'>;
 /** A fresh account with one key (full access unless scopes are given), through the admin API. */
 export async function createAccount(
   t: AdminApi,
-  options: { plan?: string; scopes?: string[]; name?: string } = {},
+  options: { plan?: string; scopes?: string[]; name?: string; rateLimitPerMinute?: number } = {},
 ): Promise<TestAccount> {
   const account = await api<Envelope<{ id: string }>>(t.url, 'POST', '/admin/accounts', {
     key: t.adminToken,
-    body: { name: options.name ?? 'Test account', plan: options.plan ?? 'pro' },
+    body: {
+      name: options.name ?? 'Test account',
+      plan: options.plan ?? 'pro',
+      ...(options.rateLimitPerMinute ? { rate_limit_per_minute: options.rateLimitPerMinute } : {}),
+    },
   });
   expect(account.status).toBe(201);
   return { accountId: account.body.data.id, key: await createKey(t, account.body.data.id, options.scopes) };

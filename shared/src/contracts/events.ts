@@ -68,6 +68,8 @@ export const CallStatusChanged = z.object({
   agent_id: Uuid,
   /** Monotonic per call: consumers ignore anything older than what they have seen. */
   sequence: z.number().int(),
+  /** The record after this transition (recording_url unsigned: the gateway signs links). */
+  call: Call,
 });
 
 export const CallEnded = z.object({ call: Call });

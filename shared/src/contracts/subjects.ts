@@ -71,6 +71,7 @@ export const DISCOVERY = {
 } as const;
 
 const AgentIdRequest = z.object({ agent_id: Uuid });
+export const AGENT_BATCH_MAX = 100;
 const VersionRequest = z.object({ agent_id: Uuid, version_id: Uuid });
 const Deleted = z.object({ deleted: z.literal(true) });
 
@@ -78,6 +79,12 @@ const Deleted = z.object({ deleted: z.literal(true) });
 export const AGENT = {
   create: rpc('agent.create', CreateAgentBody, Agent),
   get: rpc('agent.get', AgentIdRequest, Agent),
+  /** Several agents of the account in one request (GraphQL batches Call.agent); missing ids are left out. */
+  getMany: rpc(
+    'agent.get_many',
+    z.object({ agent_ids: z.array(Uuid).min(1).max(AGENT_BATCH_MAX) }),
+    z.array(Agent),
+  ),
   list: rpc('agent.list', PageQuery, Page(Agent)),
   update: rpc('agent.update', AgentIdRequest.extend({ changes: UpdateAgentBody }), Agent),
   delete: rpc('agent.delete', AgentIdRequest, Deleted),

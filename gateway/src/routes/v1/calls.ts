@@ -4,14 +4,12 @@ import { z } from 'zod';
 import type { GatewayDeps } from '../../deps';
 import { requireScope } from '../../http/route-auth';
 import { type RpcRoute, registerRpcRoutes } from '../../http/rpc-route';
-import { withRecordingUrl } from '../../recordings/links';
+import { withRecordingUrl, withRecordingUrls } from '../../recordings/links';
 
 const tags = ['Calls'];
 const signOne = (data: unknown, { recordings }: GatewayDeps) => withRecordingUrl(data as Call, recordings);
-const signPage = (data: unknown, { recordings }: GatewayDeps) => {
-  const page = data as PageOf<Call>;
-  return { ...page, items: page.items.map((call) => withRecordingUrl(call, recordings)) };
-};
+const signPage = (data: unknown, { recordings }: GatewayDeps) =>
+  withRecordingUrls(data as PageOf<Call>, recordings);
 
 export const CALL_ROUTES: RpcRoute[] = [
   {

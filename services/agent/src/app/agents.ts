@@ -111,6 +111,12 @@ export class AgentsApp {
     return toAgent(await this.require(this.options.sql, accountId, agentId));
   }
 
+  /** The account's agents among `agentIds`; ids of missing (or other accounts') agents are left out. */
+  async getMany(accountId: string, agentIds: readonly string[]): Promise<Agent[]> {
+    const rows = await agentRepository.findMany(this.options.sql, accountId, [...new Set(agentIds)]);
+    return rows.map(toAgent);
+  }
+
   /** Partial: omitted fields keep their value; a generated prompt follows the fields it is made from. */
   async update(accountId: string, agentId: string, changes: UpdateAgentBody): Promise<Agent> {
     const webhookChange = await checkWebhookChange(changes.webhook_config, this.options.allowPrivateWebhooks);

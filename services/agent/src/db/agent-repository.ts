@@ -51,6 +51,11 @@ export const agentRepository = {
     return row;
   },
 
+  async findMany(db: Db, accountId: string, ids: readonly string[]): Promise<AgentRow[]> {
+    return db<AgentRow[]>`
+      SELECT ${db(AGENT_COLUMNS)} FROM agent.agents WHERE id = ANY(${ids as string[]}::uuid[]) AND account_id = ${accountId}`;
+  },
+
   async page(db: Db, accountId: string, page: PageQuery): Promise<{ rows: AgentRow[]; total: number }> {
     const rows = await db<(AgentRow & { total: number })[]>`
       SELECT ${db(AGENT_COLUMNS)}, count(*) OVER ()::int AS total

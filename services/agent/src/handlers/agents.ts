@@ -21,6 +21,12 @@ export function serveAgents(deps: ServiceDeps, agents: AgentsApp, prompts: Promp
     serveRpc(deps.bus, AGENT.get, ({ agent_id }, ctx) => agents.get(account(ctx), agent_id), options),
     serveRpc(
       deps.bus,
+      AGENT.getMany,
+      ({ agent_ids }, ctx) => agents.getMany(account(ctx), agent_ids),
+      options,
+    ),
+    serveRpc(
+      deps.bus,
       AGENT.update,
       ({ agent_id, changes }, ctx) => agents.update(account(ctx), agent_id, changes),
       options,

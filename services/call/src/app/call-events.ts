@@ -1,7 +1,10 @@
 import { type Call, EVENTS, enqueueEvent, eventSubject, type TransactionSql } from '@voice/shared';
-import type { CallRow } from '../db/call-rows';
+import { type CallRow, toCall } from '../db/call-rows';
 
-/** Records a transition's event in the same transaction as the transition (outbox). */
+/**
+ * Records a transition's event in the same transaction as the transition (outbox). It carries the
+ * call record as it now is, so live subscribers (GraphQL, tRPC) need no read per event.
+ */
 export async function recordStatusEvent(
   tx: TransactionSql,
   row: CallRow,
@@ -17,6 +20,7 @@ export async function recordStatusEvent(
       campaign_id: row.campaign_id,
       agent_id: row.agent_id,
       sequence: row.sequence,
+      call: toCall(row, null),
     },
   });
 }

@@ -1,0 +1,205 @@
+import {
+  AGENT,
+  AgentTypesRequest,
+  CALL,
+  CAMPAIGN,
+  type Campaign,
+  CreateAgentBody,
+  CreateCampaignBody,
+  DISCOVERY,
+  Empty,
+  ListCallsQuery,
+  ListCampaignsQuery,
+  ListContactsQuery,
+  MakeCallBody,
+  PageQuery,
+  SaveInstructionsBody,
+  SavePromptVersionBody,
+  UpdateAgentBody,
+  Uuid,
+  WEBHOOK,
+} from '@voice/shared';
+import { z } from 'zod';
+import { createCampaign } from '../clients/campaigns';
+import { withRecordingUrl, withRecordingUrls } from '../recordings/links';
+import { named, type Operation, rpcOperation, type Unnamed } from './operation';
+
+const ById = z.object({ id: Uuid });
+const ByVersion = ById.extend({ version_id: Uuid });
+const agentOf = ({ id }: { id: string }) => ({ agent_id: id });
+const campaignOf = ({ id }: { id: string }) => ({ campaign_id: id });
+
+/**
+ * Every operation GraphQL and tRPC offer, keyed by its tRPC path. The inputs are REST's shapes
+ * (snake_case bodies and queries; the resource named `id`), the scopes REST's.
+ */
+export const OPERATIONS = named({
+  'discovery.industries': rpcOperation({
+    scope: null,
+    input: Empty,
+    contract: DISCOVERY.listIndustries,
+    toRequest: () => ({}),
+  }),
+  'discovery.agentTypes': rpcOperation({
+    scope: null,
+    input: AgentTypesRequest,
+    contract: DISCOVERY.listAgentTypes,
+    toRequest: (input) => input,
+  }),
+  'discovery.voices': rpcOperation({
+    scope: null,
+    input: Empty,
+    contract: DISCOVERY.listVoices,
+    toRequest: () => ({}),
+  }),
+  'discovery.languages': rpcOperation({
+    scope: null,
+    input: Empty,
+    contract: DISCOVERY.listLanguages,
+    toRequest: () => ({}),
+  }),
+  'agents.list': rpcOperation({
+    scope: 'agents:read',
+    input: PageQuery,
+    contract: AGENT.list,
+    toRequest: (input) => input,
+  }),
+  'agents.get': rpcOperation({
+    scope: 'agents:read',
+    input: ById,
+    contract: AGENT.get,
+    toRequest: agentOf,
+  }),
+  'agents.create': rpcOperation({
+    scope: 'agents:write',
+    input: CreateAgentBody,
+    contract: AGENT.create,
+    toRequest: (input) => input,
+  }),
+  'agents.update': rpcOperation({
+    scope: 'agents:write',
+    input: ById.extend(UpdateAgentBody.shape),
+    contract: AGENT.update,
+    toRequest: ({ id, ...changes }) => ({ agent_id: id, changes }),
+  }),
+  'agents.delete': rpcOperation({
+    scope: 'agents:write',
+    input: ById,
+    contract: AGENT.delete,
+    toRequest: agentOf,
+  }),
+  'agents.prompt': rpcOperation({
+    scope: 'agents:read',
+    input: ById,
+    contract: AGENT.getPrompt,
+    toRequest: agentOf,
+  }),
+  'agents.saveInstructions': rpcOperation({
+    scope: 'agents:write',
+    input: ById.extend(SaveInstructionsBody.shape),
+    contract: AGENT.saveInstructions,
+    toRequest: ({ id, ...body }) => ({ agent_id: id, ...body }),
+  }),
+  'agents.versions.list': rpcOperation({
+    scope: 'agents:read',
+    input: ById.extend(PageQuery.shape),
+    contract: AGENT.listPromptVersions,
+    toRequest: ({ id, ...page }) => ({ agent_id: id, ...page }),
+  }),
+  'agents.versions.save': rpcOperation({
+    scope: 'agents:write',
+    input: ById.extend(SavePromptVersionBody.shape),
+    contract: AGENT.savePromptVersion,
+    toRequest: ({ id, ...body }) => ({ agent_id: id, ...body }),
+  }),
+  'agents.versions.status': rpcOperation({
+    scope: 'agents:read',
+    input: ById,
+    contract: AGENT.promptVersionStatus,
+    toRequest: agentOf,
+  }),
+  'agents.versions.restore': rpcOperation({
+    scope: 'agents:write',
+    input: ByVersion,
+    contract: AGENT.restorePromptVersion,
+    toRequest: ({ id, version_id }) => ({ agent_id: id, version_id }),
+  }),
+  'agents.versions.delete': rpcOperation({
+    scope: 'agents:write',
+    input: ByVersion,
+    contract: AGENT.deletePromptVersion,
+    toRequest: ({ id, version_id }) => ({ agent_id: id, version_id }),
+  }),
+  'agents.webhookDeliveries': rpcOperation({
+    scope: 'agents:read',
+    input: ById.extend(PageQuery.shape),
+    contract: WEBHOOK.listDeliveries,
+    toRequest: ({ id, ...page }) => ({ agent_id: id, ...page }),
+  }),
+  'calls.create': rpcOperation({
+    scope: 'calls:write',
+    input: MakeCallBody,
+    contract: CALL.create,
+    toRequest: (input) => input,
+    transform: (call, { recordings }) => withRecordingUrl(call, recordings),
+    idempotent: true,
+  }),
+  'calls.list': rpcOperation({
+    scope: 'calls:read',
+    input: ListCallsQuery,
+    contract: CALL.list,
+    toRequest: (input) => input,
+    transform: (page, { recordings }) => withRecordingUrls(page, recordings),
+  }),
+  'calls.get': rpcOperation({
+    scope: 'calls:read',
+    input: ById,
+    contract: CALL.get,
+    toRequest: ({ id }) => ({ call_id: id }),
+    transform: (call, { recordings }) => withRecordingUrl(call, recordings),
+  }),
+  'campaigns.create': {
+    scope: 'campaigns:write',
+    input: CreateCampaignBody,
+    run: (deps, input, context) => createCampaign(deps.client, input, context),
+    idempotent: true,
+  } satisfies Unnamed<Operation<typeof CreateCampaignBody, Campaign>>,
+  'campaigns.list': rpcOperation({
+    scope: 'campaigns:read',
+    input: ListCampaignsQuery,
+    contract: CAMPAIGN.list,
+    toRequest: (input) => input,
+  }),
+  'campaigns.get': rpcOperation({
+    scope: 'campaigns:read',
+    input: ById,
+    contract: CAMPAIGN.get,
+    toRequest: campaignOf,
+  }),
+  'campaigns.pause': rpcOperation({
+    scope: 'campaigns:write',
+    input: ById,
+    contract: CAMPAIGN.pause,
+    toRequest: campaignOf,
+  }),
+  'campaigns.resume': rpcOperation({
+    scope: 'campaigns:write',
+    input: ById,
+    contract: CAMPAIGN.resume,
+    toRequest: campaignOf,
+  }),
+  'campaigns.cancel': rpcOperation({
+    scope: 'campaigns:write',
+    input: ById,
+    contract: CAMPAIGN.cancel,
+    toRequest: campaignOf,
+  }),
+  'campaigns.contacts': rpcOperation({
+    scope: 'campaigns:read',
+    input: ById.extend(ListContactsQuery.shape),
+    contract: CAMPAIGN.listContacts,
+    toRequest: ({ id, ...query }) => ({ campaign_id: id, ...query }),
+  }),
+});
+
+export type OperationName = keyof typeof OPERATIONS;
