@@ -1,6 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  resolve: {
+    // graphql ships CommonJS and ESM copies; Node (and so @graphql-tools, Apollo, graphql-ws) loads
+    // the CommonJS one, while Vite would pick the ESM one for our sources: two "graphql" modules.
+    alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }],
+  },
   test: {
     include: ['{shared,gateway,services/*,platform}/test/**/*.test.ts'],
     globalSetup: ['platform/test/global-setup.ts'],

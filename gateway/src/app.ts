@@ -11,6 +11,7 @@ import { serializerCompiler } from 'fastify-type-provider-zod';
 import { AccountStore } from './auth/account-store';
 import { GatewayClient } from './clients/gateway-client';
 import type { GatewayDeps } from './deps';
+import { graphqlSurface } from './graphql/plugin';
 import { clientErrorHandler } from './http/client-errors';
 import { parseJsonBody } from './http/json-body';
 import { toAppError } from './http/to-app-error';
@@ -149,6 +150,7 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   await app.register(campaignRoutes, deps);
   await app.register(recordingRoutes, deps);
   await app.register(webhookDeliveryRoutes, deps);
+  await app.register(graphqlSurface, deps);
   if (options.adminToken) await app.register(adminRoutes, deps);
   for (const surface of options.surfaces ?? []) await app.register(surface, deps);
   await app.ready();

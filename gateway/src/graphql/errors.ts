@@ -1,0 +1,49 @@
+import { AppError, type ValidationIssue } from '@voice/shared';
+import { GraphQLError } from 'graphql';
+
+/** extensions.code per HTTP status of the error catalogue: one mapping for the whole surface. */
+const CODES: Record<number, string> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHENTICATED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  413: 'BAD_USER_INPUT',
+  422: 'BAD_USER_INPUT',
+  429: 'RATE_LIMITED',
+  503: 'SERVICE_UNAVAILABLE',
+  504: 'SERVICE_TIMEOUT',
+};
+
+const camel = (key: string | number) =>
+  typeof key === 'number' ? key : key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/** A 422's issues as GraphQL names them: `loc` in camelCase, and the list of fields at fault. */
+function inputIssues(issues: ValidationIssue[]) {
+  const named = issues.map((issue) => ({ ...issue, loc: issue.loc.map(camel) }));
+  const fields = [...new Set(named.map((issue) => issue.loc.slice(1).join('.')).filter(Boolean))];
+  return { issues: named, fields };
+}
+
+/**
+ * Any error a resolver meets, as the client sees it: an AppError keeps its message and gets its
+ * code (BAD_USER_INPUT lists the fields); a GraphQLError passes through; anything else is an
+ * internal error with no detail (it is logged by the caller).
+ */
+export function toGraphQLError(error: unknown, http = false): GraphQLError {
+  if (error instanceof GraphQLError) return error;
+  if (error instanceof AppError) {
+    const code = CODES[error.status] ?? 'INTERNAL_SERVER_ERROR';
+    const extra = Array.isArray(error.detail) ? inputIssues(error.detail) : {};
+    const message = typeof error.detail === 'string' ? error.detail : error.message;
+    return new GraphQLError(message, {
+      extensions: { code, ...extra, ...(http ? { http: { status: error.status } } : {}) },
+    });
+  }
+  return new GraphQLError('Internal server error', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+}
+
+/** Whether an error is one the service chose to answer (else it is a bug, worth a log line). */
+export function isExpected(error: unknown): boolean {
+  return error instanceof AppError || error instanceof GraphQLError;
+}

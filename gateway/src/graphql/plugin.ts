@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
+import websocket from '@fastify/websocket';
+import { AppError, type Principal } from '@voice/shared';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { GraphQLError, specifiedRules, validate } from 'graphql';
+import { handleProtocols } from 'graphql-ws';
+import { makeHandler } from 'graphql-ws/use/@fastify/websocket';
+import type { GatewayDeps } from '../deps';
+import { callContext } from '../http/context';
+import { SURFACE } from '../http/route-auth';
+import { identifyKey } from '../plugins/edge';
+import { buildContext, type GraphQLContext } from './context';
+import { toGraphQLError } from './errors';
+import { registerGraphiqlAssets, sendGraphiql, wantsGraphiql } from './graphiql';
+import { queryLimits } from './limits';
+import { buildSchema } from './schema';
+
+const RULES = [...specifiedRules, queryLimits];
+/** WebSocket close codes: no or bad key, and a spent budget. */
+const CLOSE_UNAUTHORIZED = 4401;
+const CLOSE_GOING_AWAY = 1001;
+
+type SocketExtra = { principal?: Principal };
+
+/**
+ * GraphQL at /graphql: queries and mutations over HTTP through Apollo Server (POST; GET for
+ * queries), subscriptions over graphql-ws on the same path, and GraphiQL for a browser's GET.
+ * Resolvers run the gateway's operations, so auth, scopes, budgets and tenancy are REST's.
+ */
+export const graphqlSurface: FastifyPluginAsync<GatewayDeps> = async (app, deps) => {
+  const schema = buildSchema();
+  const apollo = new ApolloServer<GraphQLContext>({
+    schema,
+    validationRules: [queryLimits],
+    includeStacktraceInErrorResponses: false,
+    // The platform owns signals and the stop order; Apollo is stopped by the drain plugin on close.
+    stopOnTerminationSignals: false,
+    plugins: [fastifyApolloDrainPlugin(app), ApolloServerPluginLandingPageDisabled()],
+  });
+  await apollo.start();
+
+  const httpContext = async (request: FastifyRequest): Promise<GraphQLContext> => {
+    // The edge identified the key and charged the budget; its refusal is answered here, GraphQL-style.
+    if (request.surfaceRefusal) throw toGraphQLError(request.surfaceRefusal, true);
+    return buildContext(deps, { principal: request.principal, context: callContext(request) }, request.log);
+  };
+  const apolloHandler = fastifyApolloHandler(apollo, { context: httpContext });
+
+  // Before @fastify/websocket's own close (which sends no code): 1001 tells clients to reconnect elsewhere.
+  app.addHook('preClose', async () => {
+    for (const socket of app.websocketServer?.clients ?? [])
+      socket.close(CLOSE_GOING_AWAY, 'Server shutting down');
+  });
+  await app.register(websocket, { options: { handleProtocols, maxPayload: 1024 * 1024 } });
+  registerGraphiqlAssets(app);
+
+  const wsHandler = makeHandler<Record<string, unknown>, SocketExtra>({
+    schema,
+    validate: (s, document) => validate(s, document, RULES),
+    onConnect: async (ctx) => {
+      const authorization = ctx.connectionParams?.authorization;
+      const identity = await identifyKey(
+        deps.accounts,
+        typeof authorization === 'string' ? authorization : undefined,
+      );
+      if ('failure' in identity) {
+        ctx.extra.socket.close(CLOSE_UNAUTHORIZED, identity.failure.message.slice(0, 120));
+        return false;
+      }
+      ctx.extra.principal = identity.principal;
+      return true;
+    },
+    onSubscribe: async (ctx) => {
+      const principal = ctx.extra.principal;
+      if (!principal)
+        return [new GraphQLError('Unauthenticated', { extensions: { code: 'UNAUTHENTICATED' } })];
+      // One budget per key across REST, GraphQL and tRPC: every operation on the socket counts.
+      const state = await deps.limiter.hit(`key:${principal.keyId}`, principal.rateLimitPerMinute);
+      if (state.exceeded) {
+        return [
+          toGraphQLError(
+            new AppError(
+              'RATE_LIMITED',
+              `Rate limit of ${state.limit} requests per minute exceeded; retry in ${state.retryAfter} s`,
+            ),
+          ),
+        ];
+      }
+      return undefined;
+    },
+    context: (ctx) =>
+      buildContext(
+        deps,
+        {
+          principal: ctx.extra.principal,
+          context: { requestId: randomUUID(), accountId: ctx.extra.principal?.accountId },
+        },
+        app.log.child({ surface: 'graphql-ws' }),
+      ),
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/graphql',
+    config: { auth: SURFACE },
+    schema: { hide: true },
+    wsHandler,
+    handler: async (request: FastifyRequest, reply: FastifyReply) =>
+      wantsGraphiql(request.headers.accept)
+        ? sendGraphiql(reply)
+        : apolloHandler.call(app, request as never, reply as never),
+  });
+  app.route({
+    method: 'POST',
+    url: '/graphql',
+    config: { auth: SURFACE },
+    schema: { hide: true },
+    handler: apolloHandler,
+  });
+};

@@ -1,0 +1,167 @@
+import {
+  CALL_STATUSES,
+  CAMPAIGN_STATUSES,
+  type Call,
+  type Campaign,
+  CONTACT_STATES,
+  DELIVERY_STATUSES,
+  RETRYABLE_STATUSES,
+  WEBHOOK_EVENT_KINDS,
+} from '@voice/shared';
+import { liveStream } from '../live/live-stream';
+import { authorize } from '../operations/operation';
+import { withRecordingUrl } from '../recordings/links';
+import { type GraphQLContext, run } from './context';
+import { DateTimeScalar, JsonScalar } from './scalars';
+
+type Args = Record<string, unknown>;
+type Resolver<S = unknown> = (source: S, args: Args, ctx: GraphQLContext) => unknown;
+
+const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/**
+ * A GraphQL input as the operation takes it: keys in snake_case, recursing only into the nested
+ * inputs named (never into JSON values such as metadata or contact rows, which are the client's).
+ * Null stays null (it means "remove" on update); absent stays absent.
+ */
+function snakeKeys(input: unknown, nested: readonly string[] = []): Args {
+  const out: Args = {};
+  for (const [key, value] of Object.entries((input ?? {}) as Args)) {
+    out[snake(key)] = nested.includes(key) && value && typeof value === 'object' ? snakeKeys(value) : value;
+  }
+  return out;
+}
+
+/** Arguments with a value (GraphQL null for an optional filter means "no filter"). */
+function present(args: Args): Args {
+  return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null && v !== undefined));
+}
+
+/** The GraphQL enum UPPER_CASE names over the lowercase values the records carry. */
+const enumOf = (values: readonly string[]) => Object.fromEntries(values.map((v) => [v.toUpperCase(), v]));
+
+const pageArgs = (args: Args) => present({ page: args.page, page_size: args.pageSize });
+
+export const resolvers = {
+  DateTime: DateTimeScalar,
+  JSON: JsonScalar,
+  CallStatus: enumOf(CALL_STATUSES),
+  CampaignStatus: enumOf(CAMPAIGN_STATUSES),
+  ContactState: enumOf(CONTACT_STATES),
+  RetryableStatus: enumOf(RETRYABLE_STATUSES),
+  Sentiment: enumOf(['positive', 'neutral', 'negative']),
+  PromptSource: enumOf(['generated', 'custom']),
+  DeliveryStatus: enumOf(DELIVERY_STATUSES),
+  WebhookEvent: enumOf(WEBHOOK_EVENT_KINDS),
+
+  Query: {
+    industries: (_s, _a, ctx) => run(ctx, 'discovery.industries', {}),
+    agentTypes: (_s, args, ctx) => run(ctx, 'discovery.agentTypes', { industry: args.industry }),
+    voices: (_s, _a, ctx) => run(ctx, 'discovery.voices', {}),
+    languages: (_s, _a, ctx) => run(ctx, 'discovery.languages', {}),
+    agents: (_s, args, ctx) => run(ctx, 'agents.list', pageArgs(args)),
+    agent: (_s, { id }, ctx) => run(ctx, 'agents.get', { id }),
+    agentPrompt: (_s, { id }, ctx) => run(ctx, 'agents.prompt', { id }),
+    calls: (_s, args, ctx) =>
+      run(ctx, 'calls.list', {
+        ...pageArgs(args),
+        ...present({ status: args.status, agent_id: args.agentId, campaign_id: args.campaignId }),
+        ...present({ from: args.from, to: args.to }),
+      }),
+    call: (_s, { id }, ctx) => run(ctx, 'calls.get', { id }),
+    campaigns: (_s, args, ctx) =>
+      run(ctx, 'campaigns.list', { ...pageArgs(args), ...present({ status: args.status }) }),
+    campaign: (_s, { id }, ctx) => run(ctx, 'campaigns.get', { id }),
+  } satisfies Record<string, Resolver>,
+
+  Mutation: {
+    createAgent: (_s, { input }, ctx) => run(ctx, 'agents.create', snakeKeys(input, ['webhookConfig'])),
+    updateAgent: (_s, { id, input }, ctx) =>
+      run(ctx, 'agents.update', { ...snakeKeys(input, ['webhookConfig']), id }),
+    deleteAgent: async (_s, { id }, ctx) => (await run(ctx, 'agents.delete', { id })).deleted,
+    saveAgentInstructions: (_s, { id, instructions }, ctx) =>
+      run(ctx, 'agents.saveInstructions', { id, instructions }),
+    savePromptVersion: (_s, { agentId, label }, ctx) =>
+      run(ctx, 'agents.versions.save', present({ id: agentId, label })),
+    restorePromptVersion: (_s, { agentId, versionId }, ctx) =>
+      run(ctx, 'agents.versions.restore', { id: agentId, version_id: versionId }),
+    deletePromptVersion: async (_s, { agentId, versionId }, ctx) =>
+      (await run(ctx, 'agents.versions.delete', { id: agentId, version_id: versionId })).deleted,
+    makeCall: (_s, { input, idempotencyKey }, ctx) =>
+      run(ctx, 'calls.create', snakeKeys(input), idempotencyKey as string | null),
+    createCampaign: (_s, { input, idempotencyKey }, ctx) =>
+      run(
+        ctx,
+        'campaigns.create',
+        present(snakeKeys(input, ['retryConfig'])),
+        idempotencyKey as string | null,
+      ),
+    pauseCampaign: (_s, { id }, ctx) => run(ctx, 'campaigns.pause', { id }),
+    resumeCampaign: (_s, { id }, ctx) => run(ctx, 'campaigns.resume', { id }),
+    cancelCampaign: (_s, { id }, ctx) => run(ctx, 'campaigns.cancel', { id }),
+  } satisfies Record<string, Resolver>,
+
+  Subscription: {
+    callStatusChanged: {
+      subscribe: async (_s: unknown, args: Args, ctx: GraphQLContext) => {
+        const principal = authorize({ scope: 'calls:read' }, ctx.caller)!;
+        const { callId, agentId, campaignId } = args as Record<string, string | null | undefined>;
+        const stream = liveStream(
+          ctx.deps.live,
+          'callStatus',
+          principal.accountId,
+          ({ call }) =>
+            (!callId || call.id === callId) &&
+            (!agentId || call.agent_id === agentId) &&
+            (!campaignId || call.campaign_id === campaignId),
+          ({ call }) => ({ callStatusChanged: withRecordingUrl(call, ctx.deps.recordings) }),
+        );
+        // Listening already, so nothing is missed; a call that is not the account's is a NOT_FOUND.
+        if (callId)
+          await run(ctx, 'calls.get', { id: callId }).catch(async (error: unknown) => {
+            await stream.return?.();
+            throw error;
+          });
+        return stream;
+      },
+    },
+    campaignProgress: {
+      subscribe: async (_s: unknown, args: Args, ctx: GraphQLContext) => {
+        const principal = authorize({ scope: 'campaigns:read' }, ctx.caller)!;
+        const campaignId = args.campaignId as string;
+        const stream = liveStream(
+          ctx.deps.live,
+          'campaignProgress',
+          principal.accountId,
+          ({ campaign }) => campaign.id === campaignId,
+          ({ campaign }) => ({ campaignProgress: campaign }),
+        );
+        await run(ctx, 'campaigns.get', { id: campaignId }).catch(async (error: unknown) => {
+          await stream.return?.();
+          throw error;
+        });
+        return stream;
+      },
+    },
+  },
+
+  Call: {
+    agent: (call: Call, _a: Args, ctx: GraphQLContext) => ctx.agents.load(call.agent_id),
+    agentName: (call: Call) => call.agent.name,
+  },
+  Campaign: {
+    agent: (campaign: Campaign, _a: Args, ctx: GraphQLContext) => ctx.agents.load(campaign.agent_id),
+    contacts: (campaign: Campaign, args: Args, ctx: GraphQLContext) =>
+      run(ctx, 'campaigns.contacts', {
+        id: campaign.id,
+        ...pageArgs(args),
+        ...present({ status: args.status }),
+      }),
+  },
+  Agent: {
+    promptVersions: (agent: { id: string }, args: Args, ctx: GraphQLContext) =>
+      run(ctx, 'agents.versions.list', { id: agent.id, ...pageArgs(args) }),
+    webhookDeliveries: (agent: { id: string }, args: Args, ctx: GraphQLContext) =>
+      run(ctx, 'agents.webhookDeliveries', { id: agent.id, ...pageArgs(args) }),
+  },
+};

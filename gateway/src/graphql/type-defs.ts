@@ -1,0 +1,161 @@
+/**
+ * The GraphQL schema: the REST resources with camelCase fields and UPPER_CASE enums. Every field is
+ * resolved from the same records REST returns (snake_case keys mapped by the default resolver).
+ */
+export const typeDefs = /* GraphQL */ `
+  "ISO 8601 date-time with offset, e.g. 2026-11-22T10:00:00.000Z."
+  scalar DateTime
+  "Any JSON value (metadata, contact rows, collected values)."
+  scalar JSON
+
+  enum CallStatus { INITIALIZING RINGING IN_PROGRESS COMPLETED NO_ANSWER FAILED VOICEMAIL BUSY }
+  enum CampaignStatus { SCHEDULED RUNNING PAUSED COMPLETED CANCELLED }
+  enum ContactState { PENDING IN_PROGRESS COMPLETED NO_ANSWER FAILED VOICEMAIL BUSY SKIPPED CANCELLED }
+  enum RetryableStatus { NO_ANSWER BUSY VOICEMAIL FAILED }
+  enum Sentiment { POSITIVE NEUTRAL NEGATIVE }
+  enum PromptSource { GENERATED CUSTOM }
+  enum DeliveryStatus { PENDING DELIVERING SUCCEEDED FAILED }
+  enum WebhookEvent { CALL_ENDED }
+
+  type Industry { id: ID! name: String! description: String! agentTypeCount: Int! }
+  type CollectedDetail { name: String! type: String! description: String! required: Boolean! options: [String!] }
+  type AgentType {
+    id: ID! name: String! description: String! category: String! industry: String
+    goal: String! collects: [CollectedDetail!]!
+  }
+  type Voice {
+    id: ID! name: String! gender: String! accent: String! languages: [String!]! provider: String! default: Boolean!
+  }
+  type Language { code: ID! name: String! nativeName: String! }
+
+  type WebhookConfig { url: String! events: [WebhookEvent!]! hasSecret: Boolean! }
+  type Agent {
+    id: ID! name: String! agentType: String! industry: String language: String! voice: String! aiModel: String!
+    startFlow: String! endFlow: String! description: String prompt: String! promptSource: PromptSource!
+    activePromptVersionId: ID webhookConfig: WebhookConfig createdAt: DateTime! updatedAt: DateTime!
+    "The agent's prompt versions, newest first."
+    promptVersions(page: Int = 1, pageSize: Int = 20): PromptVersionPage!
+    "Webhook deliveries of this agent's events, newest first, each with its attempts."
+    webhookDeliveries(page: Int = 1, pageSize: Int = 20): WebhookDeliveryPage!
+  }
+  type PromptVersion {
+    id: ID! agentId: ID! version: Int! label: String prompt: String! promptSource: PromptSource!
+    isActive: Boolean! createdAt: DateTime!
+  }
+  type AgentPrompt { agentId: ID! prompt: String! promptSource: PromptSource! activePromptVersionId: ID }
+
+  type TranscriptEntry { role: String! content: String! timestamp: String! }
+  type DetailsCollection { status: String! score: Float! collectedDetails: [String!]! collectedValues: JSON! }
+  type Call {
+    id: ID! sessionId: ID! status: CallStatus! phoneNumber: String! sourceNumber: String! direction: String!
+    agentId: ID! agentType: String! userId: String! campaignId: ID metadata: JSON
+    "The agent as it is now (batched); null once it was deleted. agentName keeps the name it called with."
+    agent: Agent
+    agentName: String!
+    createdAt: DateTime! startedAt: DateTime answeredAt: DateTime endedAt: DateTime
+    duration: Int! durationSeconds: Int! durationMinutes: Float!
+    transcript: [TranscriptEntry!]! recordingUrl: String sentiment: Sentiment callSummary: String
+    callEndReason: String endedBy: String detailsCollection: DetailsCollection
+    aiCost: Float! telephonyCost: Float! totalCost: Float! costCurrency: String!
+    promptVersionId: ID promptHash: String!
+  }
+
+  type RetryConfig { onStatuses: [RetryableStatus!]! maxRetries: Int! intervalSeconds: Int! }
+  type CampaignCounts {
+    total: Int! pending: Int! inProgress: Int! completed: Int! noAnswer: Int! failed: Int! voicemail: Int!
+    busy: Int! skipped: Int! cancelled: Int!
+  }
+  type Campaign {
+    id: ID! name: String! agentId: ID! agent: Agent phoneNumber: String! phoneColumn: String!
+    maxConcurrentCalls: Int! retryConfig: RetryConfig status: CampaignStatus! counts: CampaignCounts!
+    startAt: DateTime createdAt: DateTime! startedAt: DateTime finishedAt: DateTime
+    "The campaign's contacts in list order, optionally one state only."
+    contacts(page: Int = 1, pageSize: Int = 20, status: ContactState): ContactPage!
+  }
+  type Contact {
+    id: ID! campaignId: ID! position: Int! phoneNumber: String data: JSON! state: ContactState! attempts: Int!
+    callIds: [ID!]! skipReason: String nextAttemptAt: DateTime updatedAt: DateTime!
+  }
+
+  type DeliveryAttempt {
+    attempt: Int! startedAt: DateTime! durationMs: Int! statusCode: Int error: String succeeded: Boolean!
+  }
+  type WebhookDelivery {
+    id: ID! agentId: ID! eventId: ID! event: WebhookEvent! sessionId: String! url: String!
+    status: DeliveryStatus! attempts: [DeliveryAttempt!]! nextAttemptAt: DateTime redeliveryOf: ID
+    test: Boolean! createdAt: DateTime! completedAt: DateTime
+  }
+
+  type AgentPage { items: [Agent!]! page: Int! pageSize: Int! total: Int! totalPages: Int! hasMore: Boolean! }
+  type PromptVersionPage {
+    items: [PromptVersion!]! page: Int! pageSize: Int! total: Int! totalPages: Int! hasMore: Boolean!
+  }
+  type CallPage { items: [Call!]! page: Int! pageSize: Int! total: Int! totalPages: Int! hasMore: Boolean! }
+  type CampaignPage { items: [Campaign!]! page: Int! pageSize: Int! total: Int! totalPages: Int! hasMore: Boolean! }
+  type ContactPage { items: [Contact!]! page: Int! pageSize: Int! total: Int! totalPages: Int! hasMore: Boolean! }
+  type WebhookDeliveryPage {
+    items: [WebhookDelivery!]! page: Int! pageSize: Int! total: Int! totalPages: Int! hasMore: Boolean!
+  }
+
+  input WebhookConfigInput {
+    url: String!
+    events: [WebhookEvent!]
+    "Omitted on update: keep the current secret; null: remove it."
+    secret: String
+  }
+  input CreateAgentInput {
+    name: String! agentType: String language: String voice: String aiModel: String
+    startFlow: String! endFlow: String! description: String prompt: String webhookConfig: WebhookConfigInput
+  }
+  "Partial: omitted fields keep their value; prompt: null returns to the generated prompt; webhookConfig: null removes it."
+  input UpdateAgentInput {
+    name: String agentType: String language: String voice: String aiModel: String startFlow: String
+    endFlow: String description: String prompt: String webhookConfig: WebhookConfigInput
+  }
+  input MakeCallInput { agentId: ID! sourceNumber: String! phoneNumber: String! metadata: JSON }
+  input RetryConfigInput { onStatuses: [RetryableStatus!] maxRetries: Int intervalSeconds: Int }
+  input CreateCampaignInput {
+    name: String! agentId: ID! phoneNumber: String! phoneColumn: String
+    "Flat objects; the phoneColumn key holds the number, the other keys reach the call as metadata.contact."
+    contacts: [JSON!]!
+    maxConcurrentCalls: Int retryConfig: RetryConfigInput startAt: DateTime
+  }
+
+  type Query {
+    industries: [Industry!]!
+    agentTypes(industry: String!): [AgentType!]!
+    voices: [Voice!]!
+    languages: [Language!]!
+    agents(page: Int = 1, pageSize: Int = 20): AgentPage!
+    agent(id: ID!): Agent
+    agentPrompt(id: ID!): AgentPrompt
+    calls(
+      page: Int = 1, pageSize: Int = 20, status: CallStatus, agentId: ID, campaignId: ID, from: DateTime, to: DateTime
+    ): CallPage!
+    call(id: ID!): Call
+    campaigns(page: Int = 1, pageSize: Int = 20, status: CampaignStatus): CampaignPage!
+    campaign(id: ID!): Campaign
+  }
+
+  type Mutation {
+    createAgent(input: CreateAgentInput!): Agent!
+    updateAgent(id: ID!, input: UpdateAgentInput!): Agent!
+    deleteAgent(id: ID!): Boolean!
+    saveAgentInstructions(id: ID!, instructions: String!): AgentPrompt!
+    savePromptVersion(agentId: ID!, label: String): PromptVersion!
+    restorePromptVersion(agentId: ID!, versionId: ID!): Agent!
+    deletePromptVersion(agentId: ID!, versionId: ID!): Boolean!
+    makeCall(input: MakeCallInput!, idempotencyKey: String): Call!
+    createCampaign(input: CreateCampaignInput!, idempotencyKey: String): Campaign!
+    pauseCampaign(id: ID!): Campaign!
+    resumeCampaign(id: ID!): Campaign!
+    cancelCampaign(id: ID!): Campaign!
+  }
+
+  type Subscription {
+    "The call after each of its transitions, in order: one call, one agent's, one campaign's, or the account's."
+    callStatusChanged(callId: ID, agentId: ID, campaignId: ID): Call!
+    "The campaign on every change of its status or counts."
+    campaignProgress(campaignId: ID!): Campaign!
+  }
+`;
