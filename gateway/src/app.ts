@@ -32,6 +32,7 @@ import { meRoutes } from './routes/v1/me';
 import { recordingRoutes } from './routes/v1/recordings';
 import { systemRoutes } from './routes/v1/system';
 import { webhookDeliveryRoutes } from './routes/v1/webhook-deliveries';
+import { trpcSurface } from './trpc/plugin';
 
 export const BODY_LIMIT_BYTES = 16 * 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -151,6 +152,7 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   await app.register(recordingRoutes, deps);
   await app.register(webhookDeliveryRoutes, deps);
   await app.register(graphqlSurface, deps);
+  await app.register(trpcSurface, deps);
   if (options.adminToken) await app.register(adminRoutes, deps);
   for (const surface of options.surfaces ?? []) await app.register(surface, deps);
   await app.ready();

@@ -5,3 +5,4 @@ export { migrations } from './db/migrations';
 export type { GatewayDeps } from './deps';
 export { envelope } from './http/envelope';
 export { ADMIN, ANY_KEY, PUBLIC, type RouteAuth, requireScope } from './http/route-auth';
+export type { AppRouter } from './trpc/router';
