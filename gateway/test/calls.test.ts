@@ -192,6 +192,17 @@ describe.each(infraModes())('calls (%s)', (mode) => {
     expect((res.body.detail as Issues).map((d) => d.loc.join('.'))).toEqual(
       expect.arrayContaining(['body.agent_id', 'body.source_number', 'body.phone_number', 'body.metadata']),
     );
+    // Metadata goes with the call into every record, webhook and export: bounded at 16 KiB of JSON.
+    const bulky = await call('POST', '/v1/call', {
+      agent_id: agentId,
+      source_number: FROM,
+      phone_number: '+14155550123',
+      metadata: { notes: 'x'.repeat(17 * 1024) },
+    });
+    expect(bulky.status).toBe(422);
+    expect(bulky.body.detail as Issues).toEqual([
+      expect.objectContaining({ loc: ['body', 'metadata'], msg: 'must serialize to at most 16 KiB of JSON' }),
+    ]);
   });
 
   it('answers 404 for a missing agent and for another account’s agent, dialing nobody', async () => {

@@ -49,6 +49,14 @@ describe.each(infraModes())('campaigns: validation, access, idempotency, size (%
     });
     expect(tooMany.status).toBe(422);
     expect((tooMany.body.detail as Issues).map((d) => d.loc.join('.'))).toEqual(['body.contacts']);
+    // A contact's keys become its calls' metadata.contact, so a row is bounded like call metadata.
+    const wide = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`field_${i}`, 'y'.repeat(1_000)]));
+    const tooWide = await api.send('POST', '/v1/campaigns', {
+      ...settings(),
+      contacts: [{ phone: FROM }, { phone: '+14155550199', ...wide }],
+    });
+    expect(tooWide.status).toBe(422);
+    expect((tooWide.body.detail as Issues).map((d) => d.loc.join('.'))).toEqual(['body.contacts.1']);
   });
 
   it('checks scopes and tenancy: another account’s campaign is 404, another account’s agent is refused', async () => {

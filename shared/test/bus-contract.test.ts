@@ -86,6 +86,26 @@ function busContract(name: string, makeBus: MakeBus): void {
       await expect(bus.request('svc.nothing', null)).resolves.toBeNull();
     });
 
+    it('carries a reply larger than one NATS message (3 MB, split inside multi-byte characters)', async () => {
+      const bus = await newBus();
+      // 3-byte characters, so part boundaries fall inside characters; 1 MB is the server's default limit.
+      const big = { items: range(3).map((i) => `${i}:${'\u20ac'.repeat(350_000)}`), error: null };
+      bus.respond('svc.big', async (msg) => ({ ...big, asked: msg.data }));
+      const replies = await Promise.all(
+        range(3).map((i) => bus.request('svc.big', { i }, { timeoutMs: 10_000 })),
+      );
+      replies.forEach((reply, i) => expect(reply).toEqual({ ...big, asked: { i } }));
+      bus.respond('svc.big-failure', async () => {
+        throw new AppError(
+          'VALIDATION_FAILED',
+          range(20_000).map((n) => ({ loc: ['body', n], msg: 'x'.repeat(50), type: 't' })),
+        );
+      });
+      const error = await failure(bus.request('svc.big-failure', {}, { timeoutMs: 10_000 }));
+      expect(error.code).toBe('VALIDATION_FAILED');
+      expect(error.detail).toHaveLength(20_000);
+    });
+
     it('times out with BusTimeoutError (504 SERVICE_TIMEOUT)', async () => {
       const bus = await newBus();
       bus.respond('svc.slow', () => sleep(300).then(() => 'late'));

@@ -10,6 +10,7 @@ import { mapNatsError } from './nats/errors';
 import { fromNatsHeaders, toNatsHeaders } from './nats/headers';
 import { InFlight } from './nats/in-flight';
 import { Naming } from './nats/naming';
+import { ReplyParts } from './nats/reply-parts';
 import { ensureStream } from './nats/streams';
 import { subjectMatches } from './subject-match';
 import type {
@@ -46,6 +47,8 @@ export interface NatsBusOptions {
   connectTimeoutMs?: number;
   /** Gives up connecting at once (a shutdown signal during start-up). */
   signal?: AbortSignal;
+  /** Largest reply sent as one message (default: the server's max_payload less headroom); tests lower it. */
+  maxReplyPartBytes?: number;
 }
 
 /**
@@ -61,6 +64,7 @@ export class NatsBus implements Bus {
   private readonly consumers = new Set<DurableConsumer>();
   private readonly streams = new Map<string, StreamDefinition>();
   private readonly connection: ConnectionState;
+  private readonly replyParts: ReplyParts;
   private closing: Promise<void> | undefined;
 
   private constructor(
@@ -71,6 +75,7 @@ export class NatsBus implements Bus {
     private readonly options: NatsBusOptions,
   ) {
     this.connection = new ConnectionState(nc, options.log.child({ nats: options.name }));
+    this.replyParts = new ReplyParts(nc, naming.subject(''), options.log, options.maxReplyPartBytes);
   }
 
   static async connect(options: NatsBusOptions): Promise<NatsBus> {
@@ -98,17 +103,19 @@ export class NatsBus implements Bus {
 
   async request(subject: string, data: unknown, options: RequestOptions = {}): Promise<unknown> {
     this.assertReachable(subject);
-    let reply: Msg;
+    const timeout = options.timeoutMs ?? this.options.requestTimeoutMs;
+    let body: string;
     try {
       const sent = this.nc.request(this.naming.subject(subject), encode(data), {
-        timeout: options.timeoutMs ?? this.options.requestTimeoutMs,
+        timeout,
         headers: toNatsHeaders(options.headers),
       });
-      reply = await this.connection.failOnDisconnect(sent, subject);
+      const reply: Msg = await this.connection.failOnDisconnect(sent, subject);
+      body = await this.replyParts.join(reply, timeout);
     } catch (error) {
       throw mapNatsError(subject, error);
     }
-    return decodeReply(subject, reply.string());
+    return decodeReply(subject, body);
   }
 
   respond(subject: string, responder: Responder, options: { queue?: string } = {}): Subscription {
@@ -116,7 +123,8 @@ export class NatsBus implements Bus {
       const reply = await this.answer(subject, msg, responder);
       const headers = reply.errorCode ? toNatsHeaders({ [ERROR_HEADER]: reply.errorCode }) : undefined;
       try {
-        msg.respond(reply.body, headers ? { headers } : undefined);
+        const prepared = this.replyParts.prepare(reply.body, headers);
+        msg.respond(prepared.data, prepared.headers ? { headers: prepared.headers } : undefined);
       } catch (error) {
         this.options.log.warn({ err: error, subject }, 'could not send reply');
       }
@@ -214,6 +222,7 @@ export class NatsBus implements Bus {
     }
     // Handlers still need the connection to ack durable messages and send replies.
     await this.inFlight.settled();
+    this.replyParts.close();
     if (this.connection.isConnected) await waitAtMost(this.nc.drain(), DRAIN_DEADLINE_MS);
     if (!this.nc.isClosed()) await this.nc.close();
     await this.connection.ended();

@@ -88,12 +88,19 @@ export const Call = z
   .meta({ id: 'Call' });
 export type Call = z.infer<typeof Call>;
 
+/** Metadata travels with the call everywhere (records, webhooks, exports): bounded like a provider's. */
+export const CALL_METADATA_MAX_BYTES = 16 * 1024;
+const CallMetadata = JsonObject.refine(
+  (value) => Buffer.byteLength(JSON.stringify(value)) <= CALL_METADATA_MAX_BYTES,
+  `must serialize to at most ${CALL_METADATA_MAX_BYTES / 1024} KiB of JSON`,
+);
+
 export const MakeCallBody = z
   .object({
     agent_id: Uuid,
     source_number: E164,
     phone_number: E164,
-    metadata: JsonObject.nullable().optional(),
+    metadata: CallMetadata.nullable().optional(),
   })
   .meta({ id: 'MakeCall' });
 export type MakeCallBody = z.infer<typeof MakeCallBody>;

@@ -79,10 +79,14 @@ export const Campaign = z
 export type Campaign = z.infer<typeof Campaign>;
 
 /** A contact row: flat, so each value is a scalar. Size is bounded by the body limit. */
-export const ContactRow = z.record(
-  z.string().max(100),
-  z.union([z.string().max(1_000), z.number(), z.boolean(), z.null()]),
-);
+/** A contact's keys reach its calls as metadata.contact, which must fit the calls' metadata bound. */
+export const CONTACT_ROW_MAX_BYTES = 15 * 1024;
+export const ContactRow = z
+  .record(z.string().max(100), z.union([z.string().max(1_000), z.number(), z.boolean(), z.null()]))
+  .refine(
+    (row) => Buffer.byteLength(JSON.stringify(row)) <= CONTACT_ROW_MAX_BYTES,
+    `must serialize to at most ${CONTACT_ROW_MAX_BYTES / 1024} KiB of JSON`,
+  );
 export type ContactRow = z.infer<typeof ContactRow>;
 
 /** Everything of a create except the contacts: what the campaign service stores first (a draft). */
