@@ -94,7 +94,7 @@ function busContract(name: string, makeBus: MakeBus): void {
       const replies = await Promise.all(
         range(3).map((i) => bus.request('svc.big', { i }, { timeoutMs: 10_000 })),
       );
-      replies.forEach((reply, i) => expect(reply).toEqual({ ...big, asked: { i } }));
+      for (const [i, reply] of replies.entries()) expect(reply).toEqual({ ...big, asked: { i } });
       bus.respond('svc.big-failure', async () => {
         throw new AppError(
           'VALIDATION_FAILED',

@@ -6,7 +6,7 @@ import {
   serveHealth,
   startOutboxRelay,
 } from '@voice/shared';
-import { consumeCallEnded } from './app/call-ended-consumer';
+import { consumeCampaignCallEnded } from './app/call-ended-consumer';
 import { CampaignsApp } from './app/campaigns';
 import { Dispatcher } from './app/dispatcher';
 import { serveCampaigns } from './handlers/campaigns';
@@ -36,7 +36,7 @@ export function createCampaignService(
     subscriptions: [
       serveHealth(deps, 'campaign'),
       ...serveCampaigns(deps, campaigns),
-      consumeCallEnded({ bus: deps.bus, sql: deps.sql, log: deps.log, campaigns, onSlotFreed: wake }),
+      consumeCampaignCallEnded({ bus: deps.bus, sql: deps.sql, log: deps.log, campaigns, onSlotFreed: wake }),
     ],
     background: [
       () =>

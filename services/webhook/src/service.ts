@@ -1,5 +1,5 @@
 import { defineService, type ServiceDeps, type ServiceHandle, serveHealth } from '@voice/shared';
-import { consumeCallEnded } from './app/call-ended-consumer';
+import { consumeWebhookCallEnded } from './app/call-ended-consumer';
 import { DeliveryLog } from './app/delivery-log';
 import { DEFAULT_ATTEMPT_TIMEOUT_MS, WebhookSender } from './app/sender';
 import { DeliveryWorker } from './app/worker';
@@ -38,7 +38,7 @@ export function createWebhookService(deps: ServiceDeps, options: WebhookServiceO
     name: 'webhook',
     subscriptions: [
       serveHealth(deps, 'webhook'),
-      consumeCallEnded({ bus: deps.bus, sql: deps.sql, log: deps.log, links, onStored }),
+      consumeWebhookCallEnded({ bus: deps.bus, sql: deps.sql, log: deps.log, links, onStored }),
       ...serveDeliveryLog(deps, deliveryLog),
     ],
     background: [

@@ -1,1 +1,2 @@
+export * from './call-ended';
 export * from './service';

@@ -3,14 +3,11 @@ import {
   AGENT,
   AppError,
   type Bus,
-  CallEnded,
   callRpc,
-  EVENTS,
-  eventFilter,
+  consumeCallEnded,
   type Logger,
   processOnce,
   type Sql,
-  STREAMS,
   type Subscription,
 } from '@voice/shared';
 import type { z } from 'zod';
@@ -30,23 +27,14 @@ export interface CallEndedConsumerOptions {
  * CALL_ENDED → at most one delivery row per event (processOnce): a redelivered event finds its
  * processed-event row and stores nothing again. Sending happens in the worker, never here.
  */
-export function consumeCallEnded(options: CallEndedConsumerOptions): Promise<Subscription> {
-  const { bus, sql, log } = options;
-  return bus.consume({
-    stream: STREAMS.callEvents,
+export function consumeWebhookCallEnded(options: CallEndedConsumerOptions): Promise<Subscription> {
+  const { bus, sql } = options;
+  return consumeCallEnded({
+    bus,
+    log: options.log,
     durable: 'webhook-call-ended',
-    subjects: [eventFilter(EVENTS.callEnded)],
     retryDelayMs: (count) => Math.min(30_000, 500 * 2 ** (count - 1)),
-    handler: async (msg) => {
-      const envelope = msg.data as { id?: string; account_id?: string; data?: unknown };
-      const parsed = CallEnded.safeParse(envelope.data);
-      if (!envelope.account_id || !parsed.success) {
-        log.error({ event_id: msg.id }, 'CALL_ENDED event outside its contract: dropped');
-        return;
-      }
-      const eventId = envelope.id ?? msg.id;
-      const accountId = envelope.account_id;
-      const { call } = parsed.data;
+    handle: async ({ eventId, accountId, call }) => {
       let target: z.output<typeof AGENT.webhookTarget.reply>;
       try {
         target = await callRpc(
