@@ -104,6 +104,25 @@ describe.each(infraModes())('authentication and API keys (%s)', (mode) => {
     expect(after.body.detail).toBe('This API key has been revoked');
   });
 
+  it("refuses a key revoked behind this instance's back (another instance, the database) on its next request", async () => {
+    const created = await createKey();
+    // Recognised, cached and confirmed a few times over.
+    for (let i = 0; i < 3; i++)
+      expect((await api(t.url, 'GET', '/v1/me', { key: created.key })).status).toBe(200);
+    const postgres = (await import('postgres')).default;
+    const sql = postgres(t.databaseUrl, { max: 1 });
+    try {
+      await sql`UPDATE gateway.api_keys SET revoked_at = now() WHERE id = ${created.id}`;
+    } finally {
+      await sql.end();
+    }
+    const after = await api<ErrorEnvelope>(t.url, 'GET', '/v1/me', { key: created.key });
+    expect(after.status).toBe(401);
+    expect(after.body.detail).toBe('This API key has been revoked');
+    // Refused like any bad key: charged to the client IP, not to the key.
+    expect(after.headers.get('x-ratelimit-limit')).toBe('300');
+  });
+
   it('answers 403 when the key lacks the scope, and passes with it', async () => {
     const readOnly = await createKey({ scopes: ['calls:read', 'agents:read'] });
     const refused = await api<ErrorEnvelope>(t.url, 'GET', '/v1/test/calls-write', { key: readOnly.key });

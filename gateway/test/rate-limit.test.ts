@@ -90,6 +90,40 @@ describe.each(infraModes())('rate limits (%s)', (mode) => {
     expect(fine.headers.get('x-ratelimit-remaining')).toBe('59');
   });
 
+  it('counts concurrent requests of one key exactly: each its own place in the count', async () => {
+    await windowWithAtLeast(15);
+    const { key } = await keyFor(t, t.url, { name: 'Burst', plan: 'enterprise', rate_limit_per_minute: 40 });
+    const responses = await Promise.all(
+      Array.from({ length: 60 }, () => api(t.url, 'GET', '/v1/me', { key })),
+    );
+    const ok = responses.filter((r) => r.status === 200);
+    expect(ok).toHaveLength(40);
+    expect(responses.filter((r) => r.status === 429)).toHaveLength(20);
+    // Batched or not, every admitted request saw a different remaining budget: 39 down to 0.
+    const remaining = ok.map((r) => Number(r.headers.get('x-ratelimit-remaining'))).sort((a, b) => b - a);
+    expect(remaining).toEqual(Array.from({ length: 40 }, (_, i) => 39 - i));
+  });
+
+  it("keeps a key's WebSocket counts (plain) and HTTP counts (with the key check) apart when they overlap", async () => {
+    await windowWithAtLeast(10);
+    const { id } = await keyFor(t, t.url, { name: 'Mixed', plan: 'enterprise', rate_limit_per_minute: 1000 });
+    const limiter = t.platform.gateway!.deps.limiter;
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        i % 2 === 0
+          ? limiter.hit(`key:${id}`, 1000)
+          : limiter
+              .hitKey(id, () => 1000, 1000)
+              .then((charge) => {
+                expect(charge.key).toBe('active');
+                return charge.key === 'active' ? charge.state : undefined;
+              }),
+      ),
+    );
+    const remaining = results.map((state) => state!.remaining).sort((a, b) => b - a);
+    expect(remaining).toEqual(Array.from({ length: 40 }, (_, i) => 999 - i));
+  });
+
   it('counts public and unauthenticated requests per client IP at 300 a minute', async () => {
     await windowWithAtLeast(20);
     const first = await api(t.url, 'GET', '/v1/voices');

@@ -72,8 +72,37 @@ function toKeyInfo(row: KeyRow): ApiKeyInfo {
 
 export type AuthResult = { ok: true; principal: Principal } | { ok: false; reason: 'unknown' | 'revoked' };
 
+/** A key the edge recognised: from memory (`fromCache`) or just read from the database. */
+export type EdgeAuthResult =
+  | { ok: true; principal: Principal; cacheKey: string; fromCache: boolean }
+  | { ok: false; reason: 'unknown' | 'revoked' };
+
+/** Keys kept in memory at most, the least recently confirmed dropped first. */
+const KEY_CACHE_MAX = 10_000;
+/** A cached key no request has confirmed for this long is read from the database again. */
+const KEY_CACHE_TTL_MS = 5 * 60_000;
+/**
+ * While the database cannot be reached, a cached key confirmed active at most this long ago is
+ * still accepted (nothing can be revoked without the database, but a revocation committed just
+ * before an outage is honoured only once it ends or this grace runs out).
+ */
+export const KEY_UNVERIFIED_GRACE_MS = 30_000;
+
+interface CachedKey {
+  principal: Principal;
+  confirmedAt: number;
+}
+
 /** Accounts and API keys: the gateway schema's repository. */
 export class AccountStore {
+  /**
+   * What a key's hash maps to (its id, account and scopes never change), so the edge need not read
+   * the key on every request. It is not what decides whether a key is still good: the edge's rate
+   * limit statement checks the key is active and reads its account's limit on every request, so a
+   * revocation is refused on the next request on every instance (see RateLimiter.hitKey).
+   */
+  private readonly keyCache = new Map<string, CachedKey>();
+
   constructor(private readonly sql: Sql) {}
 
   async createAccount(input: CreateAccountBody & { isDevelopment?: boolean }): Promise<Account> {
@@ -149,12 +178,17 @@ export class AccountStore {
     return toPage(rows.map(toKeyInfo), total, page);
   }
 
-  /** Revokes at once: no instance caches keys, so the next request anywhere is refused. */
+  /**
+   * Revokes at once: every request re-checks its key in the database (with its rate limit count),
+   * so the next request on any instance is refused; this instance also drops it from its cache.
+   */
   async revokeKey(keyId: string): Promise<ApiKeyInfo> {
     const [row] = await this.sql<KeyRow[]>`
       UPDATE gateway.api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = ${keyId}
       RETURNING id, account_id, name, prefix, scopes, created_at, revoked_at`;
     if (!row) throw new AppError('API_KEY_NOT_FOUND');
+    for (const [cacheKey, entry] of this.keyCache)
+      if (entry.principal.keyId === keyId) this.keyCache.delete(cacheKey);
     return toKeyInfo(row);
   }
 
@@ -165,6 +199,48 @@ export class AccountStore {
     return row.revoked_at ? 'revoked' : 'active';
   }
 
+  /**
+   * The edge's lookup: a key from the cache when it is there, else from the database (then cached).
+   * The caller must confirm the key is still active (RateLimiter.hitKey) before trusting it, then
+   * call `confirm` or `forget`.
+   */
+  async authenticateForEdge(key: string): Promise<EdgeAuthResult> {
+    const cacheKey = hashApiKey(key).toString('base64');
+    const cached = this.keyCache.get(cacheKey);
+    if (cached && Date.now() - cached.confirmedAt < KEY_CACHE_TTL_MS) {
+      return { ok: true, principal: cached.principal, cacheKey, fromCache: true };
+    }
+    const result = await this.authenticate(key);
+    if (!result.ok) {
+      this.keyCache.delete(cacheKey);
+      return result;
+    }
+    this.confirm(cacheKey, result.principal);
+    return { ok: true, principal: result.principal, cacheKey, fromCache: false };
+  }
+
+  /** The key was just found active (with this principal): keep it, as the most recently confirmed. */
+  confirm(cacheKey: string, principal: Principal): void {
+    this.keyCache.delete(cacheKey);
+    this.keyCache.set(cacheKey, { principal, confirmedAt: Date.now() });
+    if (this.keyCache.size > KEY_CACHE_MAX) {
+      const oldest = this.keyCache.keys().next().value;
+      if (oldest !== undefined) this.keyCache.delete(oldest);
+    }
+  }
+
+  /** True when the key was confirmed active at most `ms` ago. */
+  confirmedWithin(cacheKey: string, ms: number): boolean {
+    const cached = this.keyCache.get(cacheKey);
+    return cached !== undefined && Date.now() - cached.confirmedAt <= ms;
+  }
+
+  /** The key turned out revoked or gone. */
+  forget(cacheKey: string): void {
+    this.keyCache.delete(cacheKey);
+  }
+
+  /** Always reads the database (WebSocket connections, which are not re-checked per request). */
   async authenticate(key: string): Promise<AuthResult> {
     const digest = hashApiKey(key);
     const [row] = await this.sql<KeyLookupRow[]>`

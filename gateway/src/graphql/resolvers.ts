@@ -14,6 +14,24 @@ import { withRecordingUrl } from '../recordings/links';
 import { type GraphQLContext, run } from './context';
 import { DateTimeScalar, JsonScalar } from './scalars';
 
+/**
+ * One payload per call event, whichever subscriber it goes to (the hub hands them all the same
+ * event): its link is signed once, and subscribers running the same operation under the same key
+ * share one execution of it (see shared-subscribe.ts).
+ */
+const callPayloads = new WeakMap<object, { callStatusChanged: ReturnType<typeof withRecordingUrl> }>();
+function callPayload(
+  call: Parameters<typeof withRecordingUrl>[0],
+  links: Parameters<typeof withRecordingUrl>[1],
+) {
+  let payload = callPayloads.get(call);
+  if (!payload) {
+    payload = { callStatusChanged: withRecordingUrl(call, links) };
+    callPayloads.set(call, payload);
+  }
+  return payload;
+}
+
 type Args = Record<string, unknown>;
 type Resolver<S = unknown> = (source: S, args: Args, ctx: GraphQLContext) => unknown;
 
@@ -114,7 +132,7 @@ export const resolvers = {
             (!callId || call.id === callId) &&
             (!agentId || call.agent_id === agentId) &&
             (!campaignId || call.campaign_id === campaignId),
-          ({ call }) => ({ callStatusChanged: withRecordingUrl(call, ctx.deps.recordings) }),
+          ({ call }) => callPayload(call, ctx.deps.recordings),
         );
         // Listening already, so nothing is missed; a call that is not the account's is a NOT_FOUND.
         if (callId)

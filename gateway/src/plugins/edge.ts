@@ -1,10 +1,10 @@
 import { AppError, type Principal, PUBLIC_RATE_LIMIT_PER_IP, withDeadline } from '@voice/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { AccountStore } from '../auth/account-store';
+import { type AccountStore, effectiveRateLimit, KEY_UNVERIFIED_GRACE_MS } from '../auth/account-store';
 import { parseBearer, sameSecret } from '../auth/keys';
 import { PUBLIC, type RouteAuth } from '../http/route-auth';
-import { type RateLimiter, rateLimitHeaders } from '../rate-limit/limiter';
+import { type RateLimiter, type RateLimitState, rateLimitHeaders } from '../rate-limit/limiter';
 
 export interface EdgeOptions {
   accounts: AccountStore;
@@ -25,7 +25,13 @@ const UNAUTHORIZED_DETAIL = {
 /** Bounds the key lookup: a stalled database answers 503, not a hanging request. */
 const AUTH_DEADLINE_MS = 2000;
 
-type Identity = { principal: Principal } | { failure: AppError } | { admin: true } | { anonymous: true };
+type Identity =
+  | { principal: Principal; cacheKey: string; fromCache: boolean }
+  | { failure: AppError }
+  | { admin: true }
+  | { anonymous: true };
+
+type Charge = Awaited<ReturnType<typeof chargeRequest>>;
 
 function authorizationHeaderCount(request: FastifyRequest): number {
   const raw = request.raw.rawHeaders;
@@ -53,10 +59,59 @@ async function identify(request: FastifyRequest, auth: RouteAuth, options: EdgeO
     const valid = options.adminToken !== undefined && sameSecret(bearer.token, options.adminToken);
     return valid ? { admin: true } : { failure: new AppError('UNAUTHORIZED', 'Invalid admin token') };
   }
-  return identifyKey(options.accounts, request.headers.authorization);
+  const bearer = parseBearer(request.headers.authorization);
+  if (!bearer.ok) return { failure: new AppError('UNAUTHORIZED', UNAUTHORIZED_DETAIL[bearer.reason]) };
+  const result = await withDeadline(
+    options.accounts.authenticateForEdge(bearer.token),
+    AUTH_DEADLINE_MS,
+    'API key lookup',
+  );
+  return result.ok
+    ? { principal: result.principal, cacheKey: result.cacheKey, fromCache: result.fromCache }
+    : { failure: new AppError('UNAUTHORIZED', UNAUTHORIZED_DETAIL[result.reason]) };
 }
 
-/** The principal of an API key sent as `Bearer <key>` (HTTP header or a WebSocket's connection_init). */
+/**
+ * Charges a key's budget in the statement that also checks the key is still active, so a key found
+ * in the cache is trusted only once the database confirms it (a revoked key is refused on the next
+ * request on every instance). A key that turned out revoked or gone is refused and, like any bad
+ * key, charged to the client IP. If the database does not answer, the count fails open as always
+ * and a cached key is accepted only if it was confirmed within KEY_UNVERIFIED_GRACE_MS.
+ */
+async function chargeKey(
+  request: FastifyRequest,
+  identity: Extract<Identity, { principal: Principal }>,
+  options: EdgeOptions,
+): Promise<{ identity: Identity; charge: Charge }> {
+  const { principal, cacheKey } = identity;
+  const charged = await options.limiter.hitKey(
+    principal.keyId,
+    effectiveRateLimit,
+    principal.rateLimitPerMinute,
+  );
+  if (charged.key === 'active') {
+    const current = { ...principal, plan: charged.plan, rateLimitPerMinute: charged.state.limit };
+    options.accounts.confirm(cacheKey, current);
+    return { identity: { ...identity, principal: current }, charge: chargeOf(charged.state) };
+  }
+  if (charged.key === 'unverified') {
+    if (identity.fromCache && !options.accounts.confirmedWithin(cacheKey, KEY_UNVERIFIED_GRACE_MS)) {
+      throw new AppError('SERVICE_TIMEOUT', undefined, { cause: new Error('API key check failed') });
+    }
+    return { identity, charge: chargeOf(charged.state) };
+  }
+  options.accounts.forget(cacheKey);
+  const failure = new AppError(
+    'UNAUTHORIZED',
+    UNAUTHORIZED_DETAIL[charged.key === 'revoked' ? 'revoked' : 'unknown'],
+  );
+  return { identity: { failure }, charge: await chargeRequest(options.limiter, request, undefined) };
+}
+
+/**
+ * The principal of an API key sent as `Bearer <key>` in a WebSocket's connection_init: always read
+ * from the database (a socket is not re-checked per message as HTTP requests are).
+ */
 export async function identifyKey(
   accounts: AccountStore,
   authorization: string | undefined,
@@ -78,6 +133,10 @@ export async function chargeRequest(
   const state = principal
     ? await limiter.hit(`key:${principal.keyId}`, principal.rateLimitPerMinute)
     : await limiter.hit(`ip:${request.ip}`, PUBLIC_RATE_LIMIT_PER_IP);
+  return chargeOf(state);
+}
+
+function chargeOf(state: RateLimitState): Charge {
   const refusal = state.exceeded
     ? new AppError(
         'RATE_LIMITED',
@@ -99,9 +158,12 @@ export const edgePlugin = fp<EdgeOptions>(
     app.decorateRequest('surfaceRefusal', undefined);
     app.addHook('onRequest', async (request, reply) => {
       const auth = request.routeOptions.config.auth ?? PUBLIC;
-      const identity = await identify(request, auth, options);
+      const found = await identify(request, auth, options);
+      const { identity, charge } =
+        'principal' in found
+          ? await chargeKey(request, found, options)
+          : { identity: found, charge: await chargeRequest(options.limiter, request, undefined) };
       const principal = 'principal' in identity ? identity.principal : undefined;
-      const charge = await chargeRequest(options.limiter, request, principal);
       reply.headers(charge.headers);
       if (auth.kind === 'surface' && !options.isClosing() && !request.is404) {
         if (charge.refusal) reply.header('retry-after', charge.retryAfter);

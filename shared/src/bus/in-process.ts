@@ -43,6 +43,8 @@ export class InProcessBus implements Bus {
   readonly kind = 'in-process' as const;
   private readonly handlers = new Set<Handler>();
   private readonly roundRobin = new Map<string, number>();
+  /** The responders of each request subject seen, until a handler comes or goes. */
+  private readonly responders = new Map<string, Handler[]>();
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly durable: DurableStreams;
   private closed = false;
@@ -133,6 +135,7 @@ export class InProcessBus implements Bus {
     this.closed = true;
     this.durable.close();
     this.handlers.clear();
+    this.responders.clear();
     await Promise.allSettled([...this.inFlight]);
     this.durable.finish();
   }
@@ -153,7 +156,13 @@ export class InProcessBus implements Bus {
   }
 
   private pickResponder(subject: string): Handler | undefined {
-    const targets = this.matching(subject).filter((h) => h.responds);
+    let targets = this.responders.get(subject);
+    if (!targets) {
+      targets = this.matching(subject).filter((h) => h.responds);
+      // Request subjects are the contracts' names, a few dozen; the bound is only a safety net.
+      if (this.responders.size >= 1000) this.responders.clear();
+      this.responders.set(subject, targets);
+    }
     const first = targets[0];
     if (!first) return undefined;
     return first.queue ? this.pickFromQueue(subject, first.queue, targets) : first;
@@ -174,9 +183,11 @@ export class InProcessBus implements Bus {
   private add(handler: Handler): Subscription {
     this.assertOpen();
     this.handlers.add(handler);
+    this.responders.clear();
     return {
       unsubscribe: async () => {
         this.handlers.delete(handler);
+        this.responders.clear();
       },
     };
   }

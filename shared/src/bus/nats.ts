@@ -10,6 +10,7 @@ import { mapNatsError } from './nats/errors';
 import { fromNatsHeaders, toNatsHeaders } from './nats/headers';
 import { InFlight } from './nats/in-flight';
 import { Naming } from './nats/naming';
+import { Replies } from './nats/replies';
 import { ReplyParts } from './nats/reply-parts';
 import { ensureStream } from './nats/streams';
 import { subjectMatches } from './subject-match';
@@ -64,6 +65,7 @@ export class NatsBus implements Bus {
   private readonly consumers = new Set<DurableConsumer>();
   private readonly streams = new Map<string, StreamDefinition>();
   private readonly connection: ConnectionState;
+  private readonly replies: Replies;
   private readonly replyParts: ReplyParts;
   private closing: Promise<void> | undefined;
 
@@ -76,6 +78,7 @@ export class NatsBus implements Bus {
   ) {
     this.connection = new ConnectionState(nc, options.log.child({ nats: options.name }));
     this.replyParts = new ReplyParts(nc, naming.subject(''), options.log, options.maxReplyPartBytes);
+    this.replies = new Replies(nc);
   }
 
   static async connect(options: NatsBusOptions): Promise<NatsBus> {
@@ -106,10 +109,13 @@ export class NatsBus implements Bus {
     const timeout = options.timeoutMs ?? this.options.requestTimeoutMs;
     let body: string;
     try {
-      const sent = this.nc.request(this.naming.subject(subject), encode(data), {
+      const sent = this.replies.request(
+        subject,
+        this.naming.subject(subject),
+        encode(data),
+        toNatsHeaders(options.headers),
         timeout,
-        headers: toNatsHeaders(options.headers),
-      });
+      );
       const reply: Msg = await this.connection.failOnDisconnect(sent, subject);
       body = await this.replyParts.join(reply, timeout);
     } catch (error) {
@@ -225,6 +231,8 @@ export class NatsBus implements Bus {
     this.replyParts.close();
     if (this.connection.isConnected) await waitAtMost(this.nc.drain(), DRAIN_DEADLINE_MS);
     if (!this.nc.isClosed()) await this.nc.close();
+    // After the drain, which let replies already on their way arrive: what is left never will.
+    this.replies.close();
     await this.connection.ended();
   }
 

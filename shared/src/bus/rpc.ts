@@ -71,19 +71,32 @@ export function serveRpc<C extends RpcContract>(
     contract.subject,
     async (msg) => {
       const ctx = contextFromHeaders(msg.headers);
-      const log = options.log.child({ request_id: ctx.requestId, subject: contract.subject });
+      // The request's logger is made only if something logs (a child logger per request is
+      // measurable on the hot path, and most requests log nothing).
+      let log: Logger | undefined;
+      const logger = () => {
+        log ??= options.log.child({ request_id: ctx.requestId, subject: contract.subject });
+        return log;
+      };
       const parsed = contract.request.safeParse(msg.data);
       if (!parsed.success) throw AppError.validation(toValidationIssues(parsed.error.issues, 'body'));
       const started = performance.now();
-      const result = await handler(parsed.data as z.output<C['request']>, { ...ctx, log }).catch(
+      const rpcContext: RpcContext = {
+        ...ctx,
+        get log() {
+          return logger();
+        },
+      };
+      const result = await handler(parsed.data as z.output<C['request']>, rpcContext).catch(
         (error: unknown) => {
           throw fromDatabaseError(error) ?? error;
         },
       );
-      log.debug({ duration_ms: Math.round(performance.now() - started) }, 'handled');
+      if (options.log.isLevelEnabled('debug'))
+        logger().debug({ duration_ms: Math.round(performance.now() - started) }, 'handled');
       const reply = contract.reply.safeParse(result);
       if (!reply.success) {
-        log.error({ issues: reply.error.issues }, 'reply does not match its contract');
+        logger().error({ issues: reply.error.issues }, 'reply does not match its contract');
         throw new AppError('INTERNAL');
       }
       return reply.data;

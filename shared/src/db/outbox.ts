@@ -37,12 +37,16 @@ export async function enqueueEvent<T>(
     occurred_at: new Date().toISOString(),
     data: event.data,
   };
+  // One round trip: the row and the wake-up (delivered at commit, like any NOTIFY in a
+  // transaction). Not `tx.notify`: postgres.js runs that on the pool, outside the transaction, and
+  // it deadlocks once every pooled connection is inside such a transaction (porsager/postgres#966).
   await tx`
-    insert into ${tx(assertIdentifier(schema))}.outbox (id, subject, payload, headers)
-    values (${envelope.id}, ${event.subject}, ${tx.json(envelope as unknown as postgres.JSONValue)}, ${tx.json(event.headers ?? {})})`;
-  // Not `tx.notify`: postgres.js runs that on the pool, outside the transaction, and it deadlocks
-  // once every pooled connection is inside such a transaction (porsager/postgres#966).
-  await tx`select pg_notify(${outboxChannel(schema)}, '')`;
+    with queued as (
+      insert into ${tx(assertIdentifier(schema))}.outbox (id, subject, payload, headers)
+      values (${envelope.id}, ${event.subject}, ${tx.json(envelope as unknown as postgres.JSONValue)}, ${tx.json(event.headers ?? {})})
+      returning id
+    )
+    select pg_notify(${outboxChannel(schema)}, '') from queued`;
   return envelope;
 }
 

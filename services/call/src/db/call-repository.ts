@@ -34,19 +34,24 @@ function filtered(db: Db, accountId: string, filters: CallFilters) {
 export const callRepository = {
   /** The new call, or undefined when a call with this id exists already (a caller-chosen id). */
   async insert(tx: TransactionSql, accountId: string, call: NewCall): Promise<CallRow | undefined> {
+    // The call and its first transition in one round trip.
     const [row] = await tx<CallRow[]>`
-      INSERT INTO call.calls ${tx({
-        ...call,
-        account_id: accountId,
-        status: 'initializing',
-        sequence: 1,
-        agent_snapshot: tx.json(call.agent_snapshot as never),
-        metadata: call.metadata === null ? null : tx.json(call.metadata as never),
-      } as never)}
-      ON CONFLICT (id) DO NOTHING
-      RETURNING *`;
-    if (!row) return undefined;
-    await tx`INSERT INTO call.call_transitions (call_id, sequence, status, at) VALUES (${call.id}, 1, 'initializing', ${call.started_at})`;
+      WITH placed AS (
+        INSERT INTO call.calls ${tx({
+          ...call,
+          account_id: accountId,
+          status: 'initializing',
+          sequence: 1,
+          agent_snapshot: tx.json(call.agent_snapshot as never),
+          metadata: call.metadata === null ? null : tx.json(call.metadata as never),
+        } as never)}
+        ON CONFLICT (id) DO NOTHING
+        RETURNING *
+      ), first AS (
+        INSERT INTO call.call_transitions (call_id, sequence, status, at)
+        SELECT id, 1, 'initializing', started_at FROM placed
+      )
+      SELECT * FROM placed`;
     return row;
   },
 
@@ -107,9 +112,15 @@ export const callRepository = {
     for (const key of ['transcript', 'details_collection'] as const) {
       if (key in changes && changes[key] !== null) values[key] = tx.json(changes[key] as never);
     }
+    // The change and its history row in one round trip.
     const [updated] = await tx<CallRow[]>`
-      UPDATE call.calls SET ${tx(values as never)} WHERE id = ${row.id} RETURNING *`;
-    await tx`INSERT INTO call.call_transitions (call_id, sequence, status, at) VALUES (${row.id}, ${sequence}, ${changes.status}, ${at})`;
+      WITH changed AS (
+        UPDATE call.calls SET ${tx(values as never)} WHERE id = ${row.id} RETURNING *
+      ), recorded AS (
+        INSERT INTO call.call_transitions (call_id, sequence, status, at)
+        VALUES (${row.id}, ${sequence}, ${changes.status}, ${at})
+      )
+      SELECT * FROM changed`;
     return updated!;
   },
 

@@ -53,6 +53,10 @@ export async function connectWithRetry(options: ConnectOptions): Promise<NatsCon
         // Notice a dead server within about a minute rather than the default six.
         pingInterval: 20_000,
         maxPingOut: 3,
+        // Otherwise every request builds two Error objects up front (stack traces for a failure
+        // that rarely comes): measurable on the gateway's hot path (BENCHMARKS.md). Failures are
+        // mapped and logged with the subject and request id, which is what identifies them.
+        noAsyncTraces: true,
       });
     } catch (error) {
       failure = error;

@@ -1,0 +1,16 @@
+/**
+ * Reference (a): a bare Fastify JSON route, no database, no bus. The ceiling of HTTP on this machine.
+ * PORT=0 picks a free port; prints `listening <url>` when ready.
+ */
+import Fastify from 'fastify';
+
+const app = Fastify({ logger: false });
+const payload = {
+  data: { id: '3f1c2b9e-0d4a-4c59-9a57-2b7f3e6d8c10', name: 'Riley', language: 'en', voice: 'ava' },
+  success: true,
+};
+app.get('/json', async () => ({ ...payload, timestamp: new Date().toISOString() }));
+
+const url = await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' });
+process.stdout.write(`listening ${url}\n`);
+process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));

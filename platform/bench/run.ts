@@ -1,0 +1,491 @@
+/**
+ * `pnpm bench`: the platform (embedded default and NATS topology) side by side with reference
+ * servers, in interleaved rounds, written to BENCHMARKS.md. Not pass/fail: targets are reported as
+ * met or not. BENCH_QUICK=1 for a short run, BENCH_ONLY=get,list,post,fanout,campaign,export for
+ * some sections (both written to .data/bench/ instead), BENCH_CPU_PROF=<dir> for CPU profiles of
+ * the platform, BENCH_NODE_FLAGS for other node flags of its processes.
+ * NATS_URL / DATABASE_URL (admin URL of a PostgreSQL server; a scratch database is made in it)
+ * default to 127.0.0.1:4222 and postgres@127.0.0.1:5432.
+ */
+import { type ChildProcess, spawnSync } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type FanoutRun, type FanoutTarget, fanoutRun, graphqlConnector, wsConnector } from './fanout';
+import { interleaved, type RunResult, type Target } from './http-load';
+import type { FanoutCommand, FanoutDone } from './publisher';
+import { type MachineInfo, machineInfo, type Report, writeReport } from './report';
+import { type Seeded, seed } from './seed';
+import { api, type Child, REPO_ROOT, rssOf, sleep, startChild, waitQuiet } from './support';
+import {
+  type BenchEnv,
+  type Platform,
+  type References,
+  scratchDatabase,
+  startEmbedded,
+  startNatsTopology,
+  startReferences,
+} from './topology';
+
+const QUICK = process.env.BENCH_QUICK === '1';
+const SECTIONS = new Set(
+  (process.env.BENCH_ONLY ?? 'get,list,post,fanout,campaign,export').split(',').map((s) => s.trim()),
+);
+const SETTINGS = QUICK
+  ? {
+      rounds: 3,
+      durationS: 3,
+      warmupS: 1,
+      connections: 10,
+      fanoutMs: 3000,
+      contacts: 1000,
+      exportCalls: 10_000,
+    }
+  : {
+      rounds: 3,
+      durationS: 10,
+      warmupS: 3,
+      connections: 10,
+      fanoutMs: 10_000,
+      contacts: 10_000,
+      exportCalls: 100_000,
+    };
+const LIST_CALLS = 1000;
+const FANOUT_ACCOUNTS = 100;
+const FANOUT_CLIENTS = 1000;
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+/** Sends a fan-out command over IPC and waits for its `fanout-done`. */
+function ipcPublish(child: ChildProcess, command: FanoutCommand): Promise<FanoutDone> {
+  return new Promise((resolve) => {
+    const onMessage = (message: { type?: string }) => {
+      if (message?.type !== 'fanout-done') return;
+      child.off('message', onMessage);
+      resolve(message as FanoutDone);
+    };
+    child.on('message', onMessage);
+    child.send(command);
+  });
+}
+
+async function main(): Promise<void> {
+  const machine: MachineInfo = machineInfo();
+  const work = mkdtempSync(join(tmpdir(), 'voice-bench-'));
+  // The embedded PostgreSQL runs as 'postgres' when we are root: it must be able to reach its folder.
+  chmodSync(work, 0o755);
+  const logDir = join(REPO_ROOT, '.data', 'bench', 'logs');
+  rmSync(logDir, { recursive: true, force: true });
+  mkdirSync(logDir, { recursive: true });
+  const env: BenchEnv = {
+    natsUrl: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    adminDatabaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    adminToken: `bench-admin-${randomBytes(12).toString('hex')}`,
+    recordingSecret: `bench-recordings-${randomBytes(24).toString('hex')}`,
+    // Calls of (nearly) zero length: the campaign measures overhead per call, POSTed calls end at once.
+    simTimeScale: '0.00001',
+    logDir,
+    dataDir: work,
+    logLevel: process.env.BENCH_LOG_LEVEL,
+  };
+  log(`voice bench${QUICK ? ' (quick)' : ''}: ${machine.cpus} x ${machine.cpuModel}, node ${machine.node}`);
+  log(`logs in ${logDir}`);
+
+  const children: Child[] = [];
+  const scratch = await scratchDatabase(env.adminDatabaseUrl);
+  const stopAll = async () => {
+    await Promise.allSettled(children.map((c) => c.stop()));
+    await scratch
+      .drop()
+      .catch((error: unknown) => log(`could not drop the scratch database: ${String(error)}`));
+    rmSync(work, { recursive: true, force: true });
+  };
+  let interrupted = false;
+  process.once('SIGINT', () => {
+    interrupted = true;
+    log('interrupted: stopping everything');
+    void stopAll().finally(() => process.exit(130));
+  });
+
+  try {
+    log('starting the embedded default and the NATS topology');
+    const embedded = await startEmbedded(env);
+    children.push(...embedded.processes);
+    const nats = await startNatsTopology(env, scratch.url);
+    children.push(...nats.processes);
+
+    log('seeding (accounts, keys, agents, calls)');
+    const sizes = {
+      listCalls: LIST_CALLS,
+      exportCalls: SETTINGS.exportCalls,
+      fanoutAccounts: FANOUT_ACCOUNTS,
+    };
+    const [seedEmbedded, seedNats] = await Promise.all([
+      seed(embedded.url, embedded.databaseUrl, env.adminToken, sizes),
+      seed(nats.url, nats.databaseUrl, env.adminToken, sizes),
+    ]);
+
+    log('starting the reference servers');
+    const refs = await startReferences(
+      env,
+      { databaseUrl: embedded.databaseUrl, accountId: seedEmbedded.main.accountId },
+      { databaseUrl: nats.databaseUrl, accountId: seedNats.main.accountId },
+    );
+    children.push(...refs.processes);
+    const publisher = await startChild(
+      'nats-publisher',
+      'platform/bench/nats-publisher.ts',
+      [],
+      {
+        NATS_URL: env.natsUrl,
+      },
+      { ready: /^/, logDir, ipc: true },
+    );
+    children.push(publisher);
+
+    const report: Report = {
+      machine,
+      quick: QUICK,
+      settings: { ...SETTINGS, listCalls: LIST_CALLS },
+      sections: {},
+    };
+    const platforms = { embedded, nats };
+    const seeded = { embedded: seedEmbedded, nats: seedNats };
+
+    if (SECTIONS.has('get')) {
+      log('GET /v1/agents/{id}');
+      report.sections.get = Object.fromEntries(
+        await interleaved(
+          readTargets(platforms, seeded, refs, {
+            a: '/json',
+            b: (s) => `/agents/${s.main.agentId}`,
+            platform: (s) => `/v1/agents/${s.main.agentId}`,
+          }),
+          { ...SETTINGS, log },
+        ),
+      );
+    }
+    if (SECTIONS.has('list')) {
+      log('GET /v1/calls');
+      report.sections.list = Object.fromEntries(
+        await interleaved(
+          readTargets(platforms, seeded, refs, {
+            a: '/json',
+            b: () => '/calls',
+            platform: () => '/v1/calls',
+          }),
+          { ...SETTINGS, log },
+        ),
+      );
+    }
+    if (SECTIONS.has('post')) {
+      log('POST /v1/call');
+      report.sections.post = Object.fromEntries(
+        await interleaved(writeTargets(platforms, seeded, refs), { ...SETTINGS, log }),
+      );
+    }
+    if (SECTIONS.has('fanout')) {
+      const targets = fanoutTargets(platforms, seeded, refs, publisher.child);
+      const scenarios = [
+        { name: 'many-accounts', clients: FANOUT_CLIENTS, accounts: FANOUT_ACCOUNTS, rate: 100 },
+        { name: 'one-account', clients: FANOUT_CLIENTS, accounts: 1, rate: 10 },
+      ];
+      report.sections.fanout = {};
+      for (const scenario of scenarios) {
+        log(
+          `fan-out: ${scenario.clients} clients over ${scenario.accounts} account(s) at ${scenario.rate} events/s`,
+        );
+        const runs: Record<string, FanoutRun[]> = {};
+        for (const t of targets) runs[t.name] = [];
+        for (let round = 0; round < SETTINGS.rounds; round++) {
+          for (let i = 0; i < targets.length; i++) {
+            const base = targets[(i + round) % targets.length]!;
+            const target = { ...base, accounts: base.accounts.slice(0, scenario.accounts) };
+            const run = await fanoutRun(target, {
+              clients: scenario.clients,
+              rate: scenario.rate,
+              durationMs: SETTINGS.fanoutMs,
+            });
+            runs[target.name]!.push(run);
+            log(
+              `  round ${round + 1} ${target.name.padEnd(10)} ${run.deliveredPerS.toFixed(0).padStart(6)} deliveries/s (${(run.deliveredShare * 100).toFixed(1)}%)  p50 ${run.p50.toFixed(1)} ms  p99 ${run.p99.toFixed(1)} ms${run.connectErrors ? `  connect errors ${run.connectErrors}` : ''}`,
+            );
+            await waitQuiet(
+              [...embedded.processes, ...nats.processes].map((p) => p.pid),
+              30_000,
+            );
+          }
+        }
+        report.sections.fanout[scenario.name] = { ...scenario, runs };
+      }
+    }
+    if (SECTIONS.has('campaign')) {
+      report.sections.campaign = {};
+      for (const platform of [embedded, nats]) {
+        await waitQuiet(
+          platform.processes.map((p) => p.pid),
+          60_000,
+        );
+        const result = await campaignRun(platform, seeded[platform.name], SETTINGS.contacts);
+        log(
+          `campaign ${platform.name}: ${result.contacts} contacts at cap ${result.cap} in ${result.totalS.toFixed(1)} s (${result.callsPerS.toFixed(1)} calls/s)`,
+        );
+        report.sections.campaign[platform.name] = result;
+      }
+    }
+    if (SECTIONS.has('export')) {
+      report.sections.export = {};
+      for (const platform of [embedded, nats]) {
+        await waitQuiet(
+          platform.processes.map((p) => p.pid),
+          60_000,
+        );
+        const result = await exportRun(platform, seeded[platform.name]);
+        log(
+          `export ${platform.name}: ${result.rows} rows, ${(result.bytes / 1e6).toFixed(1)} MB in ${result.seconds.toFixed(1)} s; RSS +${(result.rssGrowth / 1e6).toFixed(1)} MB`,
+        );
+        report.sections.export[platform.name] = result;
+      }
+    }
+
+    // Only a full run (every section, full length) replaces BENCHMARKS.md.
+    const out =
+      QUICK || process.env.BENCH_ONLY !== undefined
+        ? join(REPO_ROOT, '.data', 'bench', QUICK ? 'BENCHMARKS-quick.md' : 'BENCHMARKS-partial.md')
+        : join(REPO_ROOT, 'BENCHMARKS.md');
+    writeFileSync(join(REPO_ROOT, '.data', 'bench', 'last-run.json'), JSON.stringify(report, null, 2));
+    writeReport(out, report);
+    // The repository's formatter aligns the tables (`pnpm lint` checks Markdown too).
+    spawnSync(join(REPO_ROOT, 'node_modules', '.bin', 'biome'), ['format', '--write', out], {
+      cwd: REPO_ROOT,
+      stdio: 'ignore',
+    });
+    log(`written: ${out}`);
+  } finally {
+    if (!interrupted) await stopAll();
+  }
+}
+
+type Platforms = { embedded: Platform; nats: Platform };
+type SeededBoth = { embedded: Seeded; nats: Seeded };
+
+function auth(key: string): Record<string, string> {
+  return { authorization: `Bearer ${key}` };
+}
+
+/** The read comparison's six targets: (a), (b) on each database, (c), and both platforms. */
+function readTargets(
+  p: Platforms,
+  s: SeededBoth,
+  refs: References,
+  paths: { a: string; b: (s: Seeded) => string; platform: (s: Seeded) => string },
+): Target[] {
+  const pids = (platform: Platform) => platform.processes.map((c) => c.pid);
+  return [
+    { name: 'a', url: refs.a.url + paths.a },
+    { name: 'b-embedded-pg', url: refs.bEmbedded.url + paths.b(s.embedded) },
+    { name: 'b-nats-pg', url: refs.bNats.url + paths.b(s.nats) },
+    { name: 'c', url: refs.cd.url + paths.b(s.nats) },
+    {
+      name: 'embedded',
+      url: p.embedded.url + paths.platform(s.embedded),
+      headers: auth(s.embedded.main.key),
+      pids: pids(p.embedded),
+    },
+    {
+      name: 'nats',
+      url: p.nats.url + paths.platform(s.nats),
+      headers: auth(s.nats.main.key),
+      pids: pids(p.nats),
+    },
+  ];
+}
+
+/** Numbers ending 0004 fail at once (no ringing): each POSTed call costs one more transition. */
+function callBody(agentId: string): string {
+  return JSON.stringify({
+    agent_id: agentId,
+    source_number: '+14155550100',
+    phone_number: '+14155550004',
+    metadata: { name: 'Jordan', order: 4711 },
+  });
+}
+
+function writeTargets(p: Platforms, s: SeededBoth, refs: References): Target[] {
+  const json = { 'content-type': 'application/json' };
+  const pids = (platform: Platform) => platform.processes.map((c) => c.pid);
+  return [
+    {
+      name: 'd',
+      url: `${refs.cd.url}/call`,
+      method: 'POST',
+      headers: json,
+      body: callBody(s.nats.writer.agentId),
+    },
+    {
+      name: 'embedded',
+      url: `${p.embedded.url}/v1/call`,
+      method: 'POST',
+      headers: { ...json, ...auth(s.embedded.writer.key) },
+      body: callBody(s.embedded.writer.agentId),
+      pids: pids(p.embedded),
+    },
+    {
+      name: 'nats',
+      url: `${p.nats.url}/v1/call`,
+      method: 'POST',
+      headers: { ...json, ...auth(s.nats.writer.key) },
+      body: callBody(s.nats.writer.agentId),
+      pids: pids(p.nats),
+    },
+  ];
+}
+
+function fanoutTargets(
+  p: Platforms,
+  s: SeededBoth,
+  refs: References,
+  publisher: ChildProcess,
+): FanoutTarget[] {
+  const ids = (seeded: Seeded) => seeded.fanout.map((t) => t.accountId);
+  const keys = (seeded: Seeded) => seeded.fanout.map((t) => t.key);
+  return [
+    {
+      name: 'e',
+      accounts: ids(s.nats),
+      template: s.nats.template,
+      connect: wsConnector(refs.e.url, ids(s.nats)),
+      publish: (c) => ipcPublish(publisher, { type: 'fanout', ...c, prefix: refs.prefix }),
+    },
+    {
+      name: 'embedded',
+      accounts: ids(s.embedded),
+      template: s.embedded.template,
+      connect: graphqlConnector(p.embedded.url, keys(s.embedded)),
+      publish: (c) => ipcPublish(p.embedded.serving.child, { type: 'fanout', ...c }),
+    },
+    {
+      name: 'nats',
+      accounts: ids(s.nats),
+      template: s.nats.template,
+      connect: graphqlConnector(p.nats.url, keys(s.nats)),
+      publish: (c) => ipcPublish(publisher, { type: 'fanout', ...c, prefix: p.nats.busPrefix! }),
+    },
+  ];
+}
+
+export interface CampaignResult {
+  contacts: number;
+  cap: number;
+  totalS: number;
+  callsPerS: number;
+  /** Wall time each call held one of the cap's slots: all overhead, the calls being zero-length. */
+  slotMsPerCall: number;
+  outcomes: Record<string, number>;
+}
+
+function contactList(count: number): { phone: string; name: string }[] {
+  const contacts: { phone: string; name: string }[] = [];
+  for (let n = 3_000_000; contacts.length < count; n++) {
+    if (['0001', '0002', '0003', '0004'].includes(String(n).slice(-4))) continue;
+    contacts.push({ phone: `+1415${n}`, name: `Contact ${contacts.length}` });
+  }
+  return contacts;
+}
+
+async function campaignRun(platform: Platform, seeded: Seeded, count: number): Promise<CampaignResult> {
+  const cap = 50;
+  const started = performance.now();
+  const created = await api<{ data: { id: string } }>(platform.url, 'POST', '/v1/campaigns', {
+    key: seeded.campaign.key,
+    body: {
+      name: `Bench ${randomUUID().slice(0, 8)}`,
+      agent_id: seeded.campaign.agentId,
+      phone_number: '+14155550100',
+      max_concurrent_calls: cap,
+      contacts: contactList(count),
+    },
+  });
+  const deadline = Date.now() + 30 * 60_000;
+  for (;;) {
+    const campaign = await api<{ data: { status: string; counts: Record<string, number> } }>(
+      platform.url,
+      'GET',
+      `/v1/campaigns/${created.data.id}`,
+      { key: seeded.campaign.key },
+    );
+    if (campaign.data.status === 'completed' || Date.now() > deadline) {
+      const totalS = (performance.now() - started) / 1000;
+      return {
+        contacts: count,
+        cap,
+        totalS,
+        callsPerS: count / totalS,
+        slotMsPerCall: (totalS * 1000 * cap) / count,
+        outcomes: campaign.data.counts,
+      };
+    }
+    await sleep(250);
+  }
+}
+
+export interface ExportResult {
+  rows: number;
+  bytes: number;
+  seconds: number;
+  rssBefore: number;
+  rssPeak: number;
+  rssGrowth: number;
+  /** The call service's growth too, when it is its own process (NATS topology). */
+  otherGrowth: Record<string, number>;
+}
+
+async function exportRun(platform: Platform, seeded: Seeded): Promise<ExportResult> {
+  const watched = platform.processes.filter((c) => c === platform.serving || c.name.endsWith('-call'));
+  const before = new Map(watched.map((c) => [c.pid, rssOf(c.pid)]));
+  const peak = new Map(before);
+  const sampler = setInterval(() => {
+    for (const c of watched) peak.set(c.pid, Math.max(peak.get(c.pid)!, rssOf(c.pid)));
+  }, 20);
+  const started = performance.now();
+  let bytes = 0;
+  let rows = 0;
+  try {
+    const res = await fetch(`${platform.url}/v1/calls/export?format=csv`, {
+      headers: auth(seeded.exporter.key),
+    });
+    if (res.status !== 200) throw new Error(`export answered ${res.status}`);
+    // Counted as it streams, never kept: the client must not be what holds the memory.
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      bytes += chunk.byteLength;
+      for (const byte of chunk) if (byte === 10) rows++;
+    }
+  } finally {
+    clearInterval(sampler);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const serving = platform.serving.pid;
+  const growth = (pid: number) => peak.get(pid)! - before.get(pid)!;
+  return {
+    // Lines of CSV less the header; a transcript cell may hold line feeds, so this is a lower bound.
+    rows: rows - 1,
+    bytes,
+    seconds,
+    rssBefore: before.get(serving)!,
+    rssPeak: peak.get(serving)!,
+    rssGrowth: growth(serving),
+    otherGrowth: Object.fromEntries(
+      watched.filter((c) => c.pid !== serving).map((c) => [c.name, growth(c.pid)]),
+    ),
+  };
+}
+
+export type { RunResult };
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
+});
