@@ -4,6 +4,7 @@ import type { Config } from '@voice/shared';
 export function printBanner(input: {
   url: string;
   devKey: string | undefined;
+  metricsUrl: string | undefined;
   config: Config;
   embedded: boolean;
 }): void {
@@ -13,6 +14,7 @@ export function printBanner(input: {
     `  Mode: ${input.embedded ? `embedded (in-process bus, PostgreSQL in ${input.config.DATA_DIR})` : 'NATS + PostgreSQL'}`,
     `  Docs: ${input.url}/docs   OpenAPI: ${input.url}/v1/openapi.json`,
   ];
+  if (input.metricsUrl) lines.push(`  Metrics: ${input.metricsUrl}`);
   if (input.devKey) {
     lines.push(`  Development API key: ${input.devKey}`);
     lines.push(`  Try: curl -H "Authorization: Bearer ${input.devKey}" ${input.url}/v1/me`);

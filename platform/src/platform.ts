@@ -1,6 +1,17 @@
 import type { TelephonyProvider } from '@voice/call-service';
 import { buildGateway, type Gateway, type GatewayDeps } from '@voice/gateway';
-import { type Config, type Logger, migrate, type ServiceHandle, type ServiceName } from '@voice/shared';
+import {
+  type Config,
+  instrumentBus,
+  type Logger,
+  METRICS_PATH,
+  Metrics,
+  type MetricsServer,
+  migrate,
+  type ServiceHandle,
+  type ServiceName,
+  startMetricsServer,
+} from '@voice/shared';
 import type { FastifyPluginAsync } from 'fastify';
 import { type Component, componentsOf, GATEWAY_MIGRATIONS, type Role, SERVICES } from './components';
 import { ensureDevelopmentKey } from './dev-account';
@@ -16,13 +27,20 @@ export interface RunningPlatform {
   infrastructure: Infrastructure;
   /** The development API key (embedded default only). */
   devKey: string | undefined;
+  /** This process's metrics registry (gateway, bus and services together). */
+  metrics: Metrics;
+  /**
+   * Where /metrics answers: HOST:METRICS_PORT when set, else the gateway's own port in the
+   * all-in-one process; undefined when this process serves no metrics.
+   */
+  metricsUrl: string | undefined;
   /** Stops one service (tests use it to see the platform degrade). */
   stopService(name: ServiceName): Promise<void>;
   /**
    * Graceful, in the reverse order of start: the gateway stops accepting and finishes its
-   * requests; every service's background work (outbox relays, timers) stops; then every service's
-   * handlers and consumers; then the bus drains and closes; then the database pools; then the
-   * embedded PostgreSQL. Every stage runs even if one before it failed; failures are logged and
+   * requests; the metrics listener closes; every service's background work (outbox relays,
+   * timers) stops; then every service's handlers and consumers; then the bus drains and closes;
+   * then the database pools; then the embedded PostgreSQL. Every stage runs even if one before it failed; failures are logged and
    * thrown together (AggregateError) at the end. Idempotent.
    */
   stop(): Promise<void>;
@@ -68,11 +86,16 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
   const components = componentsOf(role);
   const infrastructure = await openInfrastructure(config, log, `voice-${role}`, signal);
   const services = new Map<ServiceName, ServiceHandle>();
+  // One registry for everything this process runs; the bus times every request on both sides.
+  const metrics = new Metrics({ role });
+  const bus = instrumentBus(infrastructure.bus, metrics);
   let gateway: Gateway | undefined;
+  let metricsServer: MetricsServer | undefined;
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= runStages(log, [
       ['close the gateway', async () => gateway?.app.close()],
+      ['close the metrics listener', async () => metricsServer?.close()],
       ['stop background work', () => settleAll([...services.values()], (s) => s.stopBackground())],
       ['stop service handlers and consumers', () => settleAll([...services.values()], (s) => s.stop())],
       ['close the bus, database pools and embedded PostgreSQL', () => infrastructure.close()],
@@ -98,10 +121,11 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     for (const component of components) {
       if (component === 'gateway') continue;
       const deps = {
-        bus: infrastructure.bus,
+        bus,
         sql: infrastructure.openSql(component),
         log: log.child({ service: component }),
         config: serviceConfig,
+        metrics,
       };
       services.set(component, SERVICES[component].create(deps, { callProvider: options.callProvider }));
     }
@@ -110,11 +134,15 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
 
     let url: string | undefined;
     let devKey: string | undefined;
+    // Off the API port whenever METRICS_PORT is set; on it only in the all-in-one process.
+    const metricsOnApiPort = config.METRICS_PORT === undefined && role === 'all';
     if (components.includes('gateway')) {
       const sql = infrastructure.openSql('gateway');
       gateway = await buildGateway({
-        bus: infrastructure.bus,
+        bus,
         sql,
+        metrics,
+        serveMetrics: metricsOnApiPort,
         log: log.child({ service: 'gateway' }),
         adminToken: config.ADMIN_TOKEN,
         trustProxy: config.TRUST_PROXY,
@@ -127,6 +155,22 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       url = await gateway.app.listen({ port: config.PORT, host: config.HOST });
     }
     signal?.throwIfAborted();
+    let metricsUrl: string | undefined;
+    if (config.METRICS_PORT !== undefined) {
+      metricsServer = await startMetricsServer({
+        metrics,
+        host: config.HOST,
+        port: config.METRICS_PORT,
+        log: log.child({ component: 'metrics' }),
+      });
+      metricsUrl = metricsServer.url;
+      log.info({ metrics_url: metricsUrl }, `metrics at ${metricsUrl}`);
+    } else if (metricsOnApiPort && url) {
+      metricsUrl = `${url}${METRICS_PATH}`;
+    } else {
+      log.info('metrics are not served: set METRICS_PORT (0 = a free port) to serve /metrics');
+    }
+    signal?.throwIfAborted();
 
     return {
       role,
@@ -135,6 +179,8 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       services,
       infrastructure,
       devKey,
+      metrics,
+      metricsUrl,
       async stopService(name) {
         const service = services.get(name);
         if (!service) return;

@@ -10,6 +10,11 @@ const url = (protocols: RegExp) => z.url({ protocol: protocols });
 export const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
+  /**
+   * Serves GET /metrics on HOST:METRICS_PORT in every process (0 = a free port, logged). Unset: the
+   * all-in-one process serves it on the API port and a process of one component serves none.
+   */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
   DATABASE_URL: url(/^postgres(ql)?$/).optional(),
   DATA_DIR: z.string().min(1).default('./.data'),
   NATS_URL: z

@@ -4,6 +4,7 @@ export * from './contracts/index';
 export * from './db/index';
 export * from './errors';
 export * from './log';
+export * from './metrics/index';
 export * from './net/index';
 export * from './recordings/index';
 export * from './service/index';

@@ -34,6 +34,13 @@ describe('loadConfig', () => {
     expect(isEmbedded(config)).toBe(false);
   });
 
+  it('takes METRICS_PORT as a port (0 = a free one), unset by default', () => {
+    expect(loadConfig({}).METRICS_PORT).toBeUndefined();
+    expect(loadConfig({ METRICS_PORT: '0' }).METRICS_PORT).toBe(0);
+    expect(loadConfig({ METRICS_PORT: '9464' }).METRICS_PORT).toBe(9464);
+    expect(() => loadConfig({ METRICS_PORT: '70000' })).toThrow(/METRICS_PORT/);
+  });
+
   it('names every bad variable at once', () => {
     let error: unknown;
     try {

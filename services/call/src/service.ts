@@ -30,6 +30,7 @@ export function createCallService(deps: ServiceDeps, options: CallServiceOptions
     provider,
     instanceId,
     leaseSeconds: config.CALL_LEASE_SECONDS,
+    metrics: deps.metrics,
   });
   return defineService({
     name: 'call',

@@ -9,6 +9,7 @@ import {
 import { consumeCampaignCallEnded } from './app/call-ended-consumer';
 import { CampaignsApp } from './app/campaigns';
 import { Dispatcher } from './app/dispatcher';
+import { campaignMetrics } from './app/metrics';
 import { serveCampaigns } from './handlers/campaigns';
 
 export interface CampaignServiceOptions {
@@ -31,6 +32,7 @@ export function createCampaignService(
   let dispatcher: Dispatcher | undefined;
   const wake = () => dispatcher?.wake();
   const campaigns = new CampaignsApp({ sql: deps.sql, bus: deps.bus, onRunnable: wake });
+  const metrics = deps.metrics && campaignMetrics(deps.metrics, deps.sql, deps.log);
   return defineService({
     name: 'campaign',
     subscriptions: [
@@ -56,6 +58,7 @@ export function createCampaignService(
           pollIntervalMs: options.pollIntervalMs ?? 500,
           placementLeaseMs: options.placementLeaseMs ?? 10_000,
           draftMaxAgeMs: options.draftMaxAgeMs ?? 3_600_000,
+          metrics,
         });
         running.start();
         dispatcher = running;

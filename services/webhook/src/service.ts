@@ -1,6 +1,7 @@
 import { defineService, type ServiceDeps, type ServiceHandle, serveHealth } from '@voice/shared';
 import { consumeWebhookCallEnded } from './app/call-ended-consumer';
 import { DeliveryLog } from './app/delivery-log';
+import { webhookMetrics } from './app/metrics';
 import { DEFAULT_ATTEMPT_TIMEOUT_MS, WebhookSender } from './app/sender';
 import { DeliveryWorker } from './app/worker';
 import { serveDeliveryLog } from './handlers/deliveries';
@@ -24,6 +25,7 @@ export function createWebhookService(deps: ServiceDeps, options: WebhookServiceO
     timeoutMs: attemptTimeoutMs,
   });
   let worker: DeliveryWorker | undefined;
+  const metrics = deps.metrics && webhookMetrics(deps.metrics);
   const links = () => {
     const recordingSecret = config.RECORDING_URL_SECRET;
     if (!recordingSecret) throw new Error('webhook service: RECORDING_URL_SECRET was not resolved');
@@ -49,6 +51,7 @@ export function createWebhookService(deps: ServiceDeps, options: WebhookServiceO
           sender,
           retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
           attemptTimeoutMs,
+          metrics,
           ...(options.pollIntervalMs ? { pollIntervalMs: options.pollIntervalMs } : {}),
         });
         running.start();

@@ -5,6 +5,7 @@ import type { Config } from '../config';
 import { HEALTH, type ServiceName } from '../contracts/subjects';
 import { type Sql, withDeadline } from '../db/connect';
 import type { Logger } from '../log';
+import type { Metrics } from '../metrics/metrics';
 
 /** What every service is built from, in either mode. */
 export interface ServiceDeps {
@@ -13,6 +14,8 @@ export interface ServiceDeps {
   log: Logger;
   /** The parsed operator configuration (decisions.md, "Operator interface"). */
   config: Config;
+  /** The process's metrics registry; absent (a service built by hand in a test), metrics go nowhere. */
+  metrics?: Metrics;
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   type ExportCursor,
   type Logger,
   type MakeCallBody,
+  type Metrics,
   type PageOf,
   type PageQuery,
   requireAccount,
@@ -26,10 +27,13 @@ import type {
 import { callRepository } from '../db/call-repository';
 import { type CallRow, isFinal, toCall } from '../db/call-rows';
 import { recordEndedEvent, recordStatusEvent } from './call-events';
+import { type CallMetrics, callMetrics } from './metrics';
 import { transitionFor } from './transitions';
 
 /** Well under NATS's default 1 MiB message limit, with room for the envelope. */
 const EXPORT_CHUNK_BYTES = 256 * 1024;
+/** Rows read first for an export chunk, before their sizes tell how many more fit. */
+const EXPORT_FIRST_BATCH = 32;
 
 export interface CallsOptions {
   sql: Sql;
@@ -40,6 +44,8 @@ export interface CallsOptions {
   instanceId: string;
   /** How long a driver's claim on a call lasts without renewal. */
   leaseSeconds: number;
+  /** The process's registry: transitions, takeovers and this instance's live calls are reported there. */
+  metrics?: Metrics | undefined;
 }
 
 function dialRequest(row: CallRow): DialRequest {
@@ -71,8 +77,11 @@ function dialRequest(row: CallRow): DialRequest {
 export class CallsApp {
   private readonly live = new Map<string, CallSession>();
   private stopped = false;
+  private readonly metrics: CallMetrics | undefined;
 
-  constructor(private readonly options: CallsOptions) {}
+  constructor(private readonly options: CallsOptions) {
+    this.metrics = options.metrics && callMetrics(options.metrics, () => this.live.size);
+  }
 
   /**
    * Places a call. With a caller-chosen `id` (the campaign service's), a call that exists with
@@ -107,6 +116,7 @@ export class CallsApp {
       return inserted;
     });
     if (!row) return this.placedAlready(accountId, body.id);
+    this.metrics?.transitioned(row.status);
     this.drive(row, 'initializing');
     return toCall(row, null);
   }
@@ -135,21 +145,37 @@ export class CallsApp {
 
   /**
    * One export chunk; `next` is null once the last row was sent. Bounded by size as well as rows,
-   * so a chunk always fits in one bus message whatever the transcripts weigh.
+   * so a chunk always fits in one bus message whatever the transcripts weigh. Rows are read in
+   * batches sized from the rows seen so far, so a chunk of heavy calls does not read (and drop)
+   * hundreds of rows it cannot send: that over-read was most of the export's memory and time.
    */
   async exportChunk(accountId: string, request: { after: ExportCursor | null; limit: number } & CallFilters) {
     const { after, limit, ...filters } = request;
-    const rows = await callRepository.after(this.options.sql, accountId, filters, after, limit);
     const items: Call[] = [];
     let bytes = 0;
-    for (const row of rows) {
-      const call = toCall(row, null);
-      bytes += JSON.stringify(call).length;
-      if (items.length > 0 && bytes > EXPORT_CHUNK_BYTES) break;
-      items.push(call);
+    let cursor = after;
+    for (let batch = Math.min(limit, EXPORT_FIRST_BATCH); ; ) {
+      const rows = await callRepository.after(this.options.sql, accountId, filters, cursor, batch);
+      for (const row of rows) {
+        const call = toCall(row, null);
+        const size = JSON.stringify(call).length;
+        if (items.length > 0 && bytes + size > EXPORT_CHUNK_BYTES) return this.chunkOf(items, true);
+        bytes += size;
+        items.push(call);
+        if (items.length === limit) return this.chunkOf(items, true);
+      }
+      if (rows.length < batch) return this.chunkOf(items, false);
+      const last = items.at(-1)!;
+      cursor = { created_at: last.created_at, id: last.id };
+      // As many as should fit in what is left, going by the average so far (one more, so a batch
+      // that fills the chunk also shows whether anything follows).
+      const room = Math.ceil((EXPORT_CHUNK_BYTES - bytes) / (bytes / items.length)) + 1;
+      batch = Math.max(1, Math.min(limit - items.length, room));
     }
+  }
+
+  private chunkOf(items: Call[], more: boolean) {
     const last = items.at(-1);
-    const more = items.length < rows.length || rows.length === limit;
     return { items, next: more && last ? { created_at: last.created_at, id: last.id } : null };
   }
 
@@ -159,10 +185,11 @@ export class CallsApp {
     if (this.live.has(row.id)) return;
     const request = dialRequest(row);
     const onEvent = (event: CarrierEvent) => this.apply(row.id, event);
-    const session =
-      stage === 'initializing' && row.sequence === 1
-        ? this.options.provider.dial(request, onEvent)
-        : this.options.provider.resume(request, stage, onEvent);
+    const fresh = stage === 'initializing' && row.sequence === 1;
+    const session = fresh
+      ? this.options.provider.dial(request, onEvent)
+      : this.options.provider.resume(request, stage, onEvent);
+    if (!fresh) this.metrics?.resumed();
     this.live.set(row.id, session);
     void session.done.finally(() => {
       if (this.live.get(row.id) === session) this.live.delete(row.id);
@@ -173,15 +200,17 @@ export class CallsApp {
   async apply(callId: string, event: CarrierEvent): Promise<void> {
     if (this.stopped)
       throw new AppError('SERVICE_UNAVAILABLE', 'call service stopping; the call is resumed elsewhere');
-    await this.options.sql.begin(async (tx) => {
+    const entered = await this.options.sql.begin(async (tx) => {
       const row = await callRepository.lock(tx, callId);
-      if (!row) return;
+      if (!row) return undefined;
       const changes = transitionFor(row, event);
-      if (!changes) return;
+      if (!changes) return undefined;
       const updated = await callRepository.transition(tx, row, changes, event.at);
       await recordStatusEvent(tx, updated, row.status);
       if (isFinal(updated.status)) await recordEndedEvent(tx, updated, toCall(updated, null));
+      return updated.status;
     });
+    if (entered) this.metrics?.transitioned(entered);
   }
 
   /**
@@ -189,9 +218,9 @@ export class CallsApp {
    * it had (answer time, transcript so far).
    */
   async endStuck(callId: string): Promise<void> {
-    await this.options.sql.begin(async (tx) => {
+    const ended = await this.options.sql.begin(async (tx) => {
       const row = await callRepository.lock(tx, callId);
-      if (!row || isFinal(row.status)) return;
+      if (!row || isFinal(row.status)) return false;
       const now = new Date();
       const duration = row.answered_at
         ? Math.max(0, Math.floor((now.getTime() - row.answered_at.getTime()) / 1000))
@@ -214,7 +243,9 @@ export class CallsApp {
       );
       await recordStatusEvent(tx, updated, row.status);
       await recordEndedEvent(tx, updated, toCall(updated, null));
+      return true;
     });
+    if (ended) this.metrics?.transitioned('failed');
     this.options.log.warn({ call_id: callId }, 'ended a stuck call as failed (timeout)');
     await this.live
       .get(callId)

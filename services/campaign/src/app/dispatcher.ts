@@ -5,6 +5,7 @@ import type { ContactRowDb } from '../db/campaign-rows';
 import { contactRepository } from '../db/contact-repository';
 import { afterPlacementError } from '../domain/attempts';
 import type { CampaignsApp } from './campaigns';
+import type { CampaignMetrics } from './metrics';
 import { afterChange } from './progress';
 
 export interface DispatcherOptions {
@@ -18,6 +19,7 @@ export interface DispatcherOptions {
   placementLeaseMs: number;
   /** Drafts older than this were abandoned mid-upload and are deleted. */
   draftMaxAgeMs: number;
+  metrics?: CampaignMetrics | undefined;
 }
 
 /** Where a claimed contact is dialed from and for whom. */
@@ -194,9 +196,11 @@ export class Dispatcher {
         { requestId: randomUUID(), accountId },
       );
       await contactRepository.markPlaced(sql, campaignId, contact.position, callId);
+      this.options.metrics?.placed('placed');
     } catch (error) {
       const code = error instanceof AppError ? error.code : undefined;
       if (afterPlacementError(code) === 'fail') {
+        this.options.metrics?.placed('refused');
         const reason = error instanceof AppError ? `${error.code}: ${error.message}` : 'placement refused';
         await campaigns.failAttempt(accountId, campaignId, callId, reason).catch((failure: unknown) => {
           log.warn(
@@ -206,6 +210,7 @@ export class Dispatcher {
         });
         return;
       }
+      this.options.metrics?.placed('unconfirmed');
       log.warn(
         { err: error, campaign_id: campaignId, call_id: callId },
         'campaign call placement not confirmed; it is re-sent after the lease',

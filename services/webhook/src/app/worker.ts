@@ -2,6 +2,7 @@ import type { Logger, Sql } from '@voice/shared';
 import { type ClaimedDelivery, deliveryRepository } from '../db/deliveries';
 import { decideAfterAttempt } from '../domain/policy';
 import { signatureHeaders } from '../domain/signature';
+import type { WebhookMetrics } from './metrics';
 import type { WebhookSender } from './sender';
 
 export interface DeliveryWorkerOptions {
@@ -17,6 +18,7 @@ export interface DeliveryWorkerOptions {
   /** Sends in flight at once to one host: a slow receiver holds only these. */
   maxPerHost?: number;
   pollIntervalMs?: number;
+  metrics?: WebhookMetrics | undefined;
 }
 
 function hostOf(url: string): string {
@@ -121,6 +123,7 @@ export class DeliveryWorker {
       },
     });
     const durationMs = Date.now() - startedAt.getTime();
+    this.options.metrics?.attempted(outcome, durationMs);
     const decision = decideAfterAttempt(attempt, outcome, this.options.retryBaseMs);
     await deliveryRepository.recordAttempt(
       this.options.sql,
@@ -137,5 +140,6 @@ export class DeliveryWorker {
         ? { status: 'pending', nextAttemptInMs: decision.delayMs }
         : { status: decision.outcome },
     );
+    this.options.metrics?.decided(decision);
   }
 }

@@ -1,0 +1,60 @@
+import { type Logger, type Metrics, type Sql, withDeadline } from '@voice/shared';
+
+/** A scrape waits at most this long for the database; then the gauges read NaN (unknown). */
+export const GAUGE_QUERY_DEADLINE_MS = 1000;
+
+export type PlacementResult = 'placed' | 'refused' | 'unconfirmed';
+
+export interface CampaignMetrics {
+  /** One placement of a campaign call: confirmed, refused for good, or left to be re-sent. */
+  placed(result: PlacementResult): void;
+}
+
+/**
+ * The campaign service's metrics. `campaign_active_calls` and `campaigns_running` are the
+ * platform's (every replica reads the same rows, so aggregate with max, not sum), read from the
+ * database at scrape time with two counts over partial indexes, bounded by a deadline; concurrent
+ * scrapes share one query. Placements are per instance.
+ */
+export function campaignMetrics(metrics: Metrics, sql: Sql, log: Logger): CampaignMetrics {
+  let reading: Promise<{ calls: number; running: number } | undefined> | undefined;
+  const read = () => {
+    reading ??= withDeadline(
+      sql<{ calls: number; running: number }[]>`
+        SELECT (SELECT count(*)::int FROM campaign.contacts WHERE state = 'in_progress') AS calls,
+               (SELECT count(*)::int FROM campaign.campaigns WHERE status = 'running') AS running`,
+      GAUGE_QUERY_DEADLINE_MS,
+      'campaign metrics query',
+    )
+      .then(
+        ([row]) => row,
+        (error: unknown) => {
+          log.warn({ err: error }, 'campaign metrics: the database did not answer; gauges read NaN');
+          return undefined;
+        },
+      )
+      .finally(() => {
+        reading = undefined;
+      });
+    return reading;
+  };
+  metrics.gauge(
+    'campaign_active_calls',
+    'Campaign calls in progress (claimed and not final) across the platform, read from the database at scrape',
+    [],
+    async (g) => g.set((await read())?.calls ?? Number.NaN),
+  );
+  metrics.gauge(
+    'campaigns_running',
+    'Campaigns running across the platform, read from the database at scrape',
+    [],
+    async (g) => g.set((await read())?.running ?? Number.NaN),
+  );
+  const placements = metrics.counter(
+    'campaign_placements_total',
+    'Campaign call placements this instance sent, by result: placed (confirmed), refused (the ' +
+      'attempt failed for good), unconfirmed (re-sent after the lease with the same call id)',
+    ['result'],
+  );
+  return { placed: (result) => placements.inc({ result }) };
+}

@@ -1,0 +1,69 @@
+import { LATENCY_BUCKETS, type Metrics } from '@voice/shared';
+import type { AttemptOutcome, Decision } from '../domain/policy';
+import { ADDRESS_NOT_ALLOWED_ERROR } from './sender';
+
+/** How one attempt ended, as a bounded label. */
+export type AttemptResult =
+  | 'succeeded'
+  | 'http_3xx'
+  | 'http_4xx'
+  | 'http_5xx'
+  | 'http_other'
+  | 'timeout'
+  | 'connection_error'
+  | 'address_not_allowed'
+  | 'invalid_url';
+
+export function attemptResult(outcome: AttemptOutcome): AttemptResult {
+  if (outcome.ok) return 'succeeded';
+  const status = outcome.statusCode;
+  if (status !== null) {
+    if (status >= 500 && status < 600) return 'http_5xx';
+    if (status >= 400 && status < 500) return 'http_4xx';
+    if (status >= 300 && status < 400) return 'http_3xx';
+    return 'http_other';
+  }
+  const error = outcome.error ?? '';
+  if (error.startsWith('timeout')) return 'timeout';
+  if (error === ADDRESS_NOT_ALLOWED_ERROR) return 'address_not_allowed';
+  if (error === 'invalid url' || error === 'unsupported scheme') return 'invalid_url';
+  return 'connection_error';
+}
+
+export interface WebhookMetrics {
+  /** One send, whatever its outcome, and how long it took. */
+  attempted(outcome: AttemptOutcome, durationMs: number): void;
+  /** What the attempt decided for its delivery (recorded in the table). */
+  decided(decision: Decision): void;
+}
+
+/** Per webhook service instance: a sum over instances is the platform's. */
+export function webhookMetrics(metrics: Metrics): WebhookMetrics {
+  const attempts = metrics.counter(
+    'webhook_attempts_total',
+    'Webhook sends by result: succeeded, http_3xx, http_4xx, http_5xx, http_other, timeout, ' +
+      'connection_error, address_not_allowed, invalid_url',
+    ['result'],
+  );
+  const duration = metrics.histogram(
+    'webhook_attempt_duration_seconds',
+    'Time of one webhook send, connect to the last byte read, by result',
+    ['result'],
+    LATENCY_BUCKETS,
+  );
+  const finished = metrics.counter(
+    'webhook_deliveries_finished_total',
+    'Deliveries that reached a final status here: succeeded, or failed after the last attempt',
+    ['status'],
+  );
+  return {
+    attempted(outcome, durationMs) {
+      const result = attemptResult(outcome);
+      attempts.inc({ result });
+      duration.observe({ result }, durationMs / 1000);
+    },
+    decided(decision) {
+      if (decision.outcome !== 'retry') finished.inc({ status: decision.outcome });
+    },
+  };
+}
