@@ -4,6 +4,14 @@ import { ROLES, type Role } from './components';
 import { StartupCleanupError } from './infrastructure';
 import { type RunningPlatform, startPlatform } from './platform';
 
+/** What a process sends its supervisor over IPC once it serves (see cluster.ts). */
+export interface StartedMessage {
+  type: 'started';
+  role: Role;
+  url: string | null;
+  metricsUrl: string | null;
+}
+
 function parseRole(argv: string[]): Role {
   const role = argv[2] ?? 'all';
   if ((ROLES as readonly string[]).includes(role)) return role as Role;
@@ -29,6 +37,13 @@ class Shutdown {
   ) {
     process.on('SIGTERM', () => this.onSignal('SIGTERM'));
     process.on('SIGINT', () => this.onSignal('SIGINT'));
+    // Started by a supervisor with an IPC channel (`pnpm start:cluster`): stop as on SIGTERM
+    // when it goes away, even by kill -9, rather than run on orphaned. The channel must not keep
+    // the process alive by itself (the listener refs it).
+    if (process.send) {
+      process.once('disconnect', () => this.onSignal('SIGTERM', 'supervisor gone'));
+      process.channel?.unref();
+    }
   }
 
   /** Aborted once a signal arrives before start-up finished. */
@@ -52,10 +67,10 @@ class Shutdown {
     process.exit(0);
   }
 
-  private onSignal(signal: NodeJS.Signals): void {
+  private onSignal(signal: NodeJS.Signals, reason?: string): void {
     this.signals++;
     if (this.signals > 1) {
-      this.log.error({ signal }, 'second signal while stopping: exiting at once');
+      this.log.error({ signal, reason }, 'second signal while stopping: exiting at once');
       process.exit(1);
     }
     const force = setTimeout(() => {
@@ -64,11 +79,11 @@ class Shutdown {
     }, this.timeoutMs);
     force.unref();
     if (!this.platform) {
-      this.log.info({ signal }, 'signal during start-up: stopping what has started');
+      this.log.info({ signal, reason }, 'signal during start-up: stopping what has started');
       this.abort.abort(new Error(`start-up interrupted by ${signal}`));
       return;
     }
-    this.log.info({ signal }, 'shutting down: finishing in-flight work');
+    this.log.info({ signal, reason }, 'shutting down: finishing in-flight work');
     this.platform.stop().then(
       () => {
         this.log.info('stopped cleanly');
@@ -112,8 +127,22 @@ async function main(): Promise<void> {
     return shutdown.startFailed(error);
   }
   shutdown.started(platform);
-  if (platform.url) printBanner({ url: platform.url, devKey: platform.devKey, config, embedded });
-  log.info({ role, url: platform.url, embedded }, 'started');
+  if (platform.url)
+    printBanner({
+      url: platform.url,
+      devKey: platform.devKey,
+      metricsUrl: platform.metricsUrl,
+      config,
+      embedded,
+    });
+  log.info({ role, url: platform.url, metrics_url: platform.metricsUrl, embedded }, 'started');
+  // A supervisor (platform/src/cluster.ts) learns readiness here, whatever LOG_LEVEL says.
+  process.send?.({
+    type: 'started',
+    role,
+    url: platform.url ?? null,
+    metricsUrl: platform.metricsUrl ?? null,
+  } satisfies StartedMessage);
 }
 
 main().catch((error: unknown) => {

@@ -40,6 +40,8 @@ const UNAVAILABLE_CODES = new Set([
   'CONNECT_TIMEOUT',
   '57P01',
   '57P03',
+  // too_many_connections: the server is full (max_connections); a retry later can succeed.
+  '53300',
 ]);
 
 /**
@@ -64,8 +66,8 @@ export function toAppError(error: unknown, contentType: string | undefined): App
     );
   }
   if (mapped) return new AppError(mapped);
-  if (code && UNAVAILABLE_CODES.has(code))
-    return new AppError('SERVICE_UNAVAILABLE', 'The database is unavailable');
+  // Before the connection codes: a client that goes away mid-body is an ECONNRESET that Fastify
+  // marks 400 (its fault, not the database's).
   const status = fastifyError?.statusCode;
   if (status && status >= 400 && status < 500) {
     return new AppError(
@@ -73,5 +75,7 @@ export function toAppError(error: unknown, contentType: string | undefined): App
       STATUS_CODES[status] ?? 'Bad request',
     );
   }
+  if (code && UNAVAILABLE_CODES.has(code))
+    return new AppError('SERVICE_UNAVAILABLE', 'The database is unavailable');
   return new AppError('INTERNAL');
 }
