@@ -1,5 +1,5 @@
 import { AppError, type ValidationIssue } from '@voice/shared';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 
 /** extensions.code per HTTP status of the error catalogue: one mapping for the whole surface. */
 const CODES: Record<number, string> = {
@@ -33,7 +33,7 @@ function inputIssues(issues: ValidationIssue[]) {
 export function toGraphQLError(error: unknown, http = false): GraphQLError {
   if (error instanceof GraphQLError) return error;
   if (error instanceof AppError) {
-    const code = CODES[error.status] ?? 'INTERNAL_SERVER_ERROR';
+    const code = CODES[error.status] ?? (error.status < 500 ? 'BAD_REQUEST' : 'INTERNAL_SERVER_ERROR');
     const extra = Array.isArray(error.detail) ? inputIssues(error.detail) : {};
     const message = typeof error.detail === 'string' ? error.detail : error.message;
     return new GraphQLError(message, {
@@ -46,4 +46,17 @@ export function toGraphQLError(error: unknown, http = false): GraphQLError {
 /** Whether an error is one the service chose to answer (else it is a bug, worth a log line). */
 export function isExpected(error: unknown): boolean {
   return error instanceof AppError || error instanceof GraphQLError;
+}
+
+/**
+ * Apollo's formatError: a few request errors Apollo raises itself carry a 4xx HTTP status but no
+ * code (a persisted query whose hash does not match its query), which Apollo would then call
+ * INTERNAL_SERVER_ERROR. The client's mistake is a BAD_REQUEST.
+ */
+export function formatApolloError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  if (formatted.extensions?.code !== 'INTERNAL_SERVER_ERROR' || !(error instanceof GraphQLError))
+    return formatted;
+  const status = (error.extensions.http as { status?: number } | undefined)?.status;
+  if (status === undefined || status >= 500) return formatted;
+  return { ...formatted, extensions: { ...formatted.extensions, code: 'BAD_REQUEST' } };
 }

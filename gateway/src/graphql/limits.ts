@@ -37,34 +37,41 @@ function multiplier(field: FieldNode): number {
   return arg.value.kind === Kind.VARIABLE ? MAX_PAGE_SIZE : DEFAULT_PAGE_SIZE;
 }
 
+/**
+ * Depth and cost of a selection set. Each fragment is measured once (memo): measured again at every
+ * spread, a chain of fragments that each spread the one before twice cost 2^n steps, so a 1 KB
+ * query could hold the event loop for minutes. A fragment still being measured is a cycle (the
+ * standard rules report it) and counts 0.
+ */
 function measure(
   set: SelectionSetNode | undefined,
   fragments: Record<string, FragmentDefinitionNode>,
-  seen: ReadonlySet<string>,
+  memo: Map<string, Measure | 'measuring'>,
 ): Measure {
   if (!set) return { depth: 0, cost: 0 };
   let depth = 0;
   let cost = 0;
   for (const selection of set.selections) {
     if (selection.kind === Kind.FIELD) {
-      const inner = measure(selection.selectionSet, fragments, seen);
+      const inner = measure(selection.selectionSet, fragments, memo);
       depth = Math.max(depth, inner.depth + (selection.selectionSet ? 1 : 0));
       cost += 1 + multiplier(selection) * inner.cost;
-    } else {
-      const name = selection.kind === Kind.FRAGMENT_SPREAD ? selection.name.value : undefined;
-      if (name && seen.has(name)) continue; // a fragment cycle is reported by the standard rules
-      const inner = measure(
-        name
-          ? fragments[name]?.selectionSet
-          : selection.kind === Kind.INLINE_FRAGMENT
-            ? selection.selectionSet
-            : undefined,
-        fragments,
-        name ? new Set([...seen, name]) : seen,
-      );
-      depth = Math.max(depth, inner.depth);
-      cost += inner.cost;
+      continue;
     }
+    let inner: Measure;
+    if (selection.kind === Kind.FRAGMENT_SPREAD) {
+      const name = selection.name.value;
+      const known = memo.get(name);
+      if (known === 'measuring') continue;
+      if (known) inner = known;
+      else {
+        memo.set(name, 'measuring');
+        inner = measure(fragments[name]?.selectionSet, fragments, memo);
+        memo.set(name, inner);
+      }
+    } else inner = measure(selection.selectionSet, fragments, memo);
+    depth = Math.max(depth, inner.depth);
+    cost += inner.cost;
   }
   return { depth, cost };
 }
@@ -79,7 +86,7 @@ export function queryLimits(context: ValidationContext): ASTVisitor {
           .definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
           .map((d) => [d.name.value, d]),
       );
-      const { depth, cost } = measure(operation.selectionSet, fragments, new Set());
+      const { depth, cost } = measure(operation.selectionSet, fragments, new Map());
       if (depth > MAX_DEPTH) {
         context.reportError(
           new GraphQLError(`Query is nested ${depth} levels deep; the limit is ${MAX_DEPTH}`, {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ApolloServer } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import websocket from '@fastify/websocket';
@@ -11,19 +11,41 @@ import { makeHandler } from 'graphql-ws/use/@fastify/websocket';
 import type { GatewayDeps } from '../deps';
 import { callContext } from '../http/context';
 import { SURFACE } from '../http/route-auth';
+import { toAppError } from '../http/to-app-error';
 import { identifyKey } from '../plugins/edge';
 import { buildContext, type GraphQLContext } from './context';
-import { toGraphQLError } from './errors';
+import { formatApolloError, toGraphQLError } from './errors';
 import { registerGraphiqlAssets, sendGraphiql, wantsGraphiql } from './graphiql';
 import { queryLimits } from './limits';
 import { buildSchema } from './schema';
+import { sharedSubscribe } from './shared-subscribe';
 
 const RULES = [...specifiedRules, queryLimits];
+/** Tokens a document may have: far more than any real query, far fewer than overflow the parser. */
+export const MAX_TOKENS = 3000;
 /** WebSocket close codes: no or bad key, and a spent budget. */
 const CLOSE_UNAUTHORIZED = 4401;
 const CLOSE_GOING_AWAY = 1001;
 
 type SocketExtra = { principal?: Principal };
+
+/**
+ * Apollo would run a subscription sent over HTTP as a one-off execution whose root field has no
+ * resolver (a null for a non-null field: an internal error). Subscriptions live on graphql-ws.
+ */
+const subscriptionsOverWebSocketOnly: ApolloServerPlugin<GraphQLContext> = {
+  async requestDidStart() {
+    return {
+      async didResolveOperation({ operation }) {
+        if (operation?.operation !== 'subscription') return;
+        throw new GraphQLError(
+          'Subscriptions are served over WebSocket (graphql-ws) on /graphql, not over HTTP',
+          { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } },
+        );
+      },
+    };
+  },
+};
 
 /**
  * GraphQL at /graphql: queries and mutations over HTTP through Apollo Server (POST; GET for
@@ -36,9 +58,17 @@ export const graphqlSurface: FastifyPluginAsync<GatewayDeps> = async (app, deps)
     schema,
     validationRules: [queryLimits],
     includeStacktraceInErrorResponses: false,
+    formatError: formatApolloError,
+    // graphql-js parses recursively: a document nested a few thousand levels deep overflowed the
+    // stack (a RangeError, answered 500). The token limit refuses it first (GRAPHQL_PARSE_FAILED).
+    parseOptions: { maxTokens: MAX_TOKENS },
     // The platform owns signals and the stop order; Apollo is stopped by the drain plugin on close.
     stopOnTerminationSignals: false,
-    plugins: [fastifyApolloDrainPlugin(app), ApolloServerPluginLandingPageDisabled()],
+    plugins: [
+      fastifyApolloDrainPlugin(app),
+      ApolloServerPluginLandingPageDisabled(),
+      subscriptionsOverWebSocketOnly,
+    ],
   });
   await apollo.start();
 
@@ -59,6 +89,7 @@ export const graphqlSurface: FastifyPluginAsync<GatewayDeps> = async (app, deps)
 
   const wsHandler = makeHandler<Record<string, unknown>, SocketExtra>({
     schema,
+    subscribe: sharedSubscribe(),
     validate: (s, document) => validate(s, document, RULES),
     onConnect: async (ctx) => {
       const authorization = ctx.connectionParams?.authorization;
@@ -102,11 +133,26 @@ export const graphqlSurface: FastifyPluginAsync<GatewayDeps> = async (app, deps)
       ),
   });
 
+  // What fails before Apollo runs (a body that is not JSON, another Content-Type, a body over the
+  // limit) is answered as GraphQL errors too, not in REST's envelope.
+  const errorHandler = (error: Error, request: FastifyRequest, reply: FastifyReply) => {
+    const appError = toAppError(error, request.headers['content-type']);
+    if (appError.status >= 500 && appError.code !== 'SHUTTING_DOWN') {
+      request.log.error({ err: error, code: appError.code }, 'GraphQL request failed');
+    }
+    return reply
+      .code(appError.status)
+      .header('x-request-id', request.id)
+      .type('application/json; charset=utf-8')
+      .send({ errors: [toGraphQLError(appError).toJSON()] });
+  };
+
   app.route({
     method: 'GET',
     url: '/graphql',
     config: { auth: SURFACE },
     schema: { hide: true },
+    errorHandler,
     wsHandler,
     handler: async (request: FastifyRequest, reply: FastifyReply) =>
       wantsGraphiql(request.headers.accept)
@@ -118,6 +164,7 @@ export const graphqlSurface: FastifyPluginAsync<GatewayDeps> = async (app, deps)
     url: '/graphql',
     config: { auth: SURFACE },
     schema: { hide: true },
+    errorHandler,
     handler: apolloHandler,
   });
 };

@@ -91,6 +91,34 @@ export function formatError(
   };
 }
 
+/**
+ * A failure Fastify meets before tRPC runs (a body it cannot parse, a Content-Type it has no
+ * parser for, a body over the limit) as tRPC's own error response: status and `{ error }`.
+ */
+export function requestErrorResponse(
+  appError: AppError,
+  requestId: string,
+): { status: number; body: { error: VoiceErrorShape } } {
+  const [code, httpStatus] = BY_STATUS[appError.status] ?? ['INTERNAL_SERVER_ERROR', 500];
+  const internal = code === 'INTERNAL_SERVER_ERROR';
+  return {
+    status: httpStatus,
+    body: {
+      error: {
+        message: internal ? 'Internal server error' : appError.message,
+        code: TRPC_ERROR_CODES_BY_KEY[code],
+        data: {
+          code,
+          httpStatus,
+          request_id: requestId,
+          ...(internal ? {} : { reason: appError.code }),
+          ...(Array.isArray(appError.detail) ? { issues: appError.detail } : {}),
+        },
+      },
+    },
+  };
+}
+
 /** Whether a failure is worth an error log line: a bug, or a backing service failing. */
 export function isUnexpected(error: TRPCError): boolean {
   const appError = appErrorOf(error);

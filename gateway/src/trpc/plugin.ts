@@ -1,9 +1,11 @@
 import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
+import { AppError } from '@voice/shared';
 import type { FastifyPluginAsync } from 'fastify';
 import type { GatewayDeps } from '../deps';
 import { SURFACE } from '../http/route-auth';
+import { toAppError } from '../http/to-app-error';
 import { createContext } from './context';
-import { appErrorOf, isUnexpected } from './errors';
+import { appErrorOf, isUnexpected, requestErrorResponse } from './errors';
 import { type AppRouter, appRouter } from './router';
 
 export const TRPC_PREFIX = '/trpc';
@@ -20,6 +22,16 @@ export const trpcSurface: FastifyPluginAsync<GatewayDeps> = async (app, deps) =>
   // Open subscriptions would hold the close forever: end them as it starts (clients reconnect).
   const closing = new AbortController();
   app.addHook('preClose', async () => closing.abort());
+  // What fails before a procedure runs (no parser for the Content-Type, a body over the limit) is
+  // answered in tRPC's error shape too, not in REST's envelope.
+  app.setErrorHandler((error, request, reply) => {
+    const appError = toAppError(error, request.headers['content-type']);
+    if (appError.status >= 500 && appError.code !== 'SHUTTING_DOWN') {
+      request.log.error({ err: error, code: appError.code }, 'tRPC request failed');
+    }
+    const { status, body } = requestErrorResponse(appError, request.id);
+    return reply.code(status).header('x-request-id', request.id).type('application/json').send(body);
+  });
   app.addHook('onRoute', (route) => {
     route.config = { ...route.config, auth: SURFACE };
     route.schema = { ...route.schema, hide: true };
@@ -38,4 +50,11 @@ export const trpcSurface: FastifyPluginAsync<GatewayDeps> = async (app, deps) =>
         : {},
   };
   await app.register(fastifyTRPCPlugin, { prefix: TRPC_PREFIX, trpcOptions });
+  // The adapter routes one path segment (`/trpc/:path`); a deeper path names no procedure either,
+  // and is answered so, in tRPC's shape, rather than as an unknown REST endpoint.
+  app.all(`${TRPC_PREFIX}/*`, async (request) => {
+    if (request.surfaceRefusal) throw request.surfaceRefusal;
+    const path = (request.url.split('?')[0] ?? '').slice(TRPC_PREFIX.length + 1, 200);
+    throw new AppError('NOT_FOUND', `No procedure found on path "${path}"`);
+  });
 };

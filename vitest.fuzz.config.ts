@@ -1,0 +1,20 @@
+import { defineConfig } from 'vitest/config';
+import base from './vitest.config.js';
+
+/**
+ * `pnpm test:fuzz`: the HTTP fuzz suite (gateway/fuzz/*.fuzz.ts), kept out of `pnpm test`. The
+ * same resolution and global setup as the main suite (embedded PostgreSQL; the `nats` mode when
+ * NATS_URL and DATABASE_URL answer), one platform per mode, one file at a time.
+ */
+export default defineConfig({
+  resolve: base.resolve,
+  test: {
+    include: ['gateway/fuzz/**/*.fuzz.ts'],
+    globalSetup: ['platform/test/global-setup.ts'],
+    pool: 'forks',
+    maxWorkers: 1,
+    testTimeout: 600_000,
+    hookTimeout: 90_000,
+    teardownTimeout: 30_000,
+  },
+});
