@@ -415,6 +415,29 @@ describe.each(infraModes())('GraphQL at /graphql (%s)', (mode) => {
     expect(JSON.stringify(attempt.errors)).toContain('NOT_FOUND');
   });
 
+  it('applies the HTTP parse bounds over graphql-ws too, and the socket stays usable', async () => {
+    const socket = wsClient(`Bearer ${acme.key}`);
+    // Deep nesting overflows the parser's stack without the token cap.
+    const deep = `subscription { callStatusChanged { ${'id '.repeat(4000)} } }`;
+    const refused = collect(socket, deep, {}, () => false);
+    await refused.done;
+    expect(refused.got).toEqual([]);
+    expect(JSON.stringify(refused.errors)).toMatch(/3000 tokens.*GRAPHQL_PARSE_FAILED/);
+    const malformed = collect(socket, 'subscription { callStatusChanged { id ', {}, () => false);
+    await malformed.done;
+    expect(JSON.stringify(malformed.errors)).toMatch(/Syntax Error.*GRAPHQL_PARSE_FAILED/);
+    // Still open: a query on the same socket answers.
+    const query = collect<{ agents: { total: number } }>(
+      socket,
+      '{ agents { total } }',
+      {},
+      (got) => got.length > 0,
+    );
+    await query.done;
+    expect(query.errors).toEqual([]);
+    expect(query.got[0]!.agents.total).toBeGreaterThanOrEqual(0);
+  });
+
   it(`delivers every event of the account to ${SUBSCRIBERS} concurrent subscribers`, async () => {
     const agentId = await createAgent('Fan-out');
     const clients = Array.from({ length: SUBSCRIBERS }, () => wsClient(`Bearer ${acme.key}`));

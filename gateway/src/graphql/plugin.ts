@@ -5,7 +5,7 @@ import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations
 import websocket from '@fastify/websocket';
 import { AppError, type Principal } from '@voice/shared';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { GraphQLError, specifiedRules, validate } from 'graphql';
+import { type DocumentNode, GraphQLError, parse, specifiedRules, validate } from 'graphql';
 import { handleProtocols } from 'graphql-ws';
 import { makeHandler } from 'graphql-ws/use/@fastify/websocket';
 import type { GatewayDeps } from '../deps';
@@ -104,7 +104,7 @@ export const graphqlSurface: FastifyPluginAsync<GatewayDeps> = async (app, deps)
       ctx.extra.principal = identity.principal;
       return true;
     },
-    onSubscribe: async (ctx) => {
+    onSubscribe: async (ctx, _id, payload) => {
       const principal = ctx.extra.principal;
       if (!principal)
         return [new GraphQLError('Unauthenticated', { extensions: { code: 'UNAUTHENTICATED' } })];
@@ -120,7 +120,23 @@ export const graphqlSurface: FastifyPluginAsync<GatewayDeps> = async (app, deps)
           ),
         ];
       }
-      return undefined;
+      // Parsed and validated here, with HTTP's bounds (a token cap before parsing: deep documents
+      // overflow the parser), so a bad document is an error for this operation, not a closed socket.
+      let document: DocumentNode;
+      try {
+        document = parse(payload.query, { maxTokens: MAX_TOKENS });
+      } catch (error) {
+        const message = error instanceof GraphQLError ? error.message : 'Syntax Error';
+        return [new GraphQLError(message, { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })];
+      }
+      const problems = validate(schema, document, RULES);
+      if (problems.length > 0) return [...problems];
+      return {
+        schema,
+        document,
+        operationName: payload.operationName ?? null,
+        variableValues: payload.variables ?? null,
+      };
     },
     context: (ctx) =>
       buildContext(
