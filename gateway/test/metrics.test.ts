@@ -3,6 +3,7 @@ import type { Call, Campaign } from '@voice/shared';
 import { type Exposition, infraModes, parseExposition } from '@voice/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, type TestAccount } from '../../platform/test/support/accounts';
+import { placeCallAndWait } from '../../platform/test/support/calls';
 import {
   startTestPlatform,
   type TestPlatform,
@@ -102,17 +103,8 @@ describe.each(infraModes())('GET /metrics on the all-in-one process (%s)', (mode
     return res.body.data.id;
   }
 
-  async function placeAndFinish(agent: string): Promise<Call> {
-    const res = await api<Envelope<Call>>(t.url, 'POST', '/v1/call', {
-      key: acme.key,
-      body: { agent_id: agent, source_number: FROM, phone_number: '+14155551234' },
-    });
-    expect(res.status, res.text).toBe(201);
-    return until('the call to end', async () => {
-      const got = await api<Envelope<Call>>(t.url, 'GET', `/v1/calls/${res.body.data.id}`, { key: acme.key });
-      return got.body.data.ended_at ? got.body.data : undefined;
-    });
-  }
+  const placeAndFinish = (agent: string): Promise<Call> =>
+    placeCallAndWait(t.url, acme.key, { agent_id: agent, source_number: FROM, phone_number: '+14155551234' });
 
   beforeAll(async () => {
     receiver = await startWebhookReceiver();

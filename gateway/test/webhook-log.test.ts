@@ -3,6 +3,7 @@ import { infraModes } from '@voice/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAccount, createKey, type TestAccount } from '../../platform/test/support/accounts';
+import { placeCallAndWait } from '../../platform/test/support/calls';
 import { startTestPlatform, type TestPlatform } from '../../platform/test/support/harness';
 import { api, type Envelope, type ErrorEnvelope } from '../../platform/test/support/http';
 import {
@@ -62,20 +63,12 @@ describe.each(infraModes())('webhook delivery log, redeliver and test event (%s)
     return res.body.data.id;
   }
 
-  async function placeAndFinish(agentId: string): Promise<Call> {
-    const res = await api<Envelope<Call>>(t.url, 'POST', '/v1/call', {
-      key: acme.key,
-      body: { agent_id: agentId, source_number: FROM, phone_number: '+14155550123' },
+  const placeAndFinish = (agentId: string): Promise<Call> =>
+    placeCallAndWait(t.url, acme.key, {
+      agent_id: agentId,
+      source_number: FROM,
+      phone_number: '+14155550123',
     });
-    expect(res.status, res.text).toBe(201);
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const got = await api<Envelope<Call>>(t.url, 'GET', `/v1/calls/${res.body.data.id}`, { key: acme.key });
-      if (got.body.data.ended_at) return got.body.data;
-      if (Date.now() > deadline) throw new Error('call did not end');
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
 
   async function listDeliveries(agentId: string, query = ''): Promise<DeliveryPage> {
     const res = await api<Envelope<DeliveryPage>>(t.url, 'GET', `${deliveriesPath(agentId)}${query}`, {

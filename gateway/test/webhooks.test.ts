@@ -15,6 +15,7 @@ import { infraModes } from '@voice/shared/testing';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, type TestAccount } from '../../platform/test/support/accounts';
+import { placeCallAndWait } from '../../platform/test/support/calls';
 import { startTestPlatform, type TestPlatform } from '../../platform/test/support/harness';
 import { api, type Envelope } from '../../platform/test/support/http';
 import {
@@ -70,21 +71,13 @@ describe.each(infraModes())('webhooks (%s)', (mode) => {
     return res.body.data.id;
   }
 
-  async function placeAndFinish(agentId: string, phone = '+14155550123'): Promise<Call> {
-    const res = await api<Envelope<Call>>(t.url, 'POST', '/v1/call', {
-      key: acme.key,
-      body: { agent_id: agentId, source_number: FROM, phone_number: phone, metadata: { crm_id: 'c-1' } },
+  const placeAndFinish = (agentId: string, phone = '+14155550123'): Promise<Call> =>
+    placeCallAndWait(t.url, acme.key, {
+      agent_id: agentId,
+      source_number: FROM,
+      phone_number: phone,
+      metadata: { crm_id: 'c-1' },
     });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const got = await api<Envelope<Call>>(t.url, 'GET', `/v1/calls/${res.body.data.id}`, { key: acme.key });
-      if (['completed', 'no_answer', 'failed', 'voicemail', 'busy'].includes(got.body.data.status))
-        return got.body.data;
-      if (Date.now() > deadline) throw new Error('call did not end');
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
 
   async function finalDelivery(agentId: string): Promise<{ delivery: DeliveryRow; attempts: AttemptRow[] }> {
     const deadline = Date.now() + 20_000;
