@@ -1,3 +1,4 @@
+import { AGENT_COLUMNS } from '@voice/agent-service';
 import type postgres from 'postgres';
 
 /**
@@ -5,29 +6,6 @@ import type postgres from 'postgres';
  * server pays for the same work in the database (the agent service's GET by id, the call service's
  * first page of GET /v1/calls).
  */
-const AGENT_COLUMNS = [
-  'id',
-  'account_id',
-  'name',
-  'agent_type',
-  'industry',
-  'language',
-  'voice',
-  'ai_model',
-  'start_flow',
-  'end_flow',
-  'description',
-  'prompt',
-  'prompt_source',
-  'active_prompt_version_id',
-  'next_prompt_version',
-  'webhook_url',
-  'webhook_events',
-  'webhook_secret',
-  'created_at',
-  'updated_at',
-];
-
 export async function agentById(sql: postgres.Sql, accountId: string, id: string) {
   const [row] = await sql`
     SELECT ${sql(AGENT_COLUMNS)} FROM agent.agents WHERE id = ${id} AND account_id = ${accountId}`;

@@ -1,2 +1,3 @@
+export { AGENT_COLUMNS } from './db/agent-repository';
 export { migrations } from './db/migrations';
 export { createAgentService } from './service';

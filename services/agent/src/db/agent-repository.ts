@@ -5,7 +5,8 @@ type Db = Sql | TransactionSql;
 /** What a create writes; the version counter starts at its column default. */
 export type AgentFields = Omit<AgentRow, 'account_id' | 'created_at' | 'updated_at' | 'next_prompt_version'>;
 
-const AGENT_COLUMNS = [
+/** Every column of agent.agents, in the order reads select them (the benchmarks' reference servers run the same read). */
+export const AGENT_COLUMNS = [
   'id',
   'account_id',
   'name',
