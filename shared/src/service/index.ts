@@ -1,2 +1,3 @@
 export * from './call-ended';
+export * from './poll-loop';
 export * from './service';

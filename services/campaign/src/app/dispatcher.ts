@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, type Bus, CALL, callRpc, type Logger, type Sql } from '@voice/shared';
+import { AppError, type Bus, CALL, callRpc, type Logger, PollLoop, type Sql } from '@voice/shared';
 import { campaignRepository } from '../db/campaign-repository';
 import type { ContactRowDb } from '../db/campaign-rows';
 import { contactRepository } from '../db/contact-repository';
@@ -45,50 +45,38 @@ const SWEEP_EVERY_MS = 60_000;
  */
 export class Dispatcher {
   private readonly placing = new Set<Promise<void>>();
-  private timer: NodeJS.Timeout | undefined;
-  private ticking: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
+  private readonly loop: PollLoop;
   private lastSweep = 0;
 
-  constructor(private readonly options: DispatcherOptions) {}
+  constructor(private readonly options: DispatcherOptions) {
+    // Each step logs its own failure, so a round as a whole never throws.
+    this.loop = new PollLoop({
+      intervalMs: options.pollIntervalMs,
+      round: () => this.tick(),
+      onError: () => {},
+    });
+  }
 
   start(): void {
-    this.schedule(0);
+    this.loop.start();
   }
 
   /** Something may be dialable now (started, resumed, a slot freed): look without waiting for the poll. */
   wake(): void {
-    if (this.stopped) return;
-    if (this.ticking) this.again = true;
-    else this.schedule(0);
+    this.loop.wake();
   }
 
   /** Stops dispatching; placements under way finish (their claims are re-sent elsewhere otherwise). */
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.ticking;
+    await this.loop.stop();
     await Promise.allSettled([...this.placing]);
-  }
-
-  private schedule(ms: number): void {
-    clearTimeout(this.timer);
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.again = false;
-      this.ticking = this.tick().finally(() => {
-        this.ticking = undefined;
-        this.schedule(this.again ? 0 : this.options.pollIntervalMs);
-      });
-    }, ms);
   }
 
   private async tick(): Promise<void> {
     await this.step('start scheduled campaigns', () => this.startDueScheduled());
     await this.step('dispatch', async () => {
       for (const id of await campaignRepository.dispatchable(this.options.sql, BATCH)) {
-        if (this.stopped) return;
+        if (this.loop.isStopped) return;
         await this.dispatch(id);
       }
     });
@@ -123,7 +111,7 @@ export class Dispatcher {
       }
       return due.length;
     });
-    if (started > 0) this.again = true;
+    if (started > 0) this.loop.wake();
   }
 
   private async dispatch(campaignId: string): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Logger, Sql } from '@voice/shared';
+import { type Logger, PollLoop, type Sql } from '@voice/shared';
 import { type ClaimedDelivery, deliveryRepository } from '../db/deliveries';
 import { decideAfterAttempt } from '../domain/policy';
 import { signatureHeaders } from '../domain/signature';
@@ -37,9 +37,7 @@ function hostOf(url: string): string {
 export class DeliveryWorker {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly perHost = new Map<string, number>();
-  private timer: NodeJS.Timeout | undefined;
-  private ticking: Promise<void> | undefined;
-  private stopped = false;
+  private readonly loop: PollLoop;
   private readonly maxConcurrent: number;
   private readonly maxPerHost: number;
   private readonly pollIntervalMs: number;
@@ -48,36 +46,25 @@ export class DeliveryWorker {
     this.maxConcurrent = options.maxConcurrent ?? 32;
     this.maxPerHost = options.maxPerHost ?? 4;
     this.pollIntervalMs = options.pollIntervalMs ?? 100;
+    this.loop = new PollLoop({
+      intervalMs: this.pollIntervalMs,
+      round: () => this.tick(),
+      onError: (error) => this.options.log.error({ err: error }, 'webhook delivery poll failed'),
+    });
   }
 
   start(): void {
-    this.schedule(0);
+    this.loop.start();
   }
 
   /** Looks for due work now (a new delivery was stored). */
   wake(): void {
-    if (this.stopped || this.ticking) return;
-    this.schedule(0);
+    this.loop.wake();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.ticking;
+    await this.loop.stop();
     await Promise.allSettled([...this.inFlight]);
-  }
-
-  private schedule(ms: number): void {
-    clearTimeout(this.timer);
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.ticking = this.tick()
-        .catch((error: unknown) => this.options.log.error({ err: error }, 'webhook delivery poll failed'))
-        .finally(() => {
-          this.ticking = undefined;
-          this.schedule(this.pollIntervalMs);
-        });
-    }, ms);
   }
 
   private async tick(): Promise<void> {
@@ -87,7 +74,7 @@ export class DeliveryWorker {
     for (const delivery of claimed) {
       const host = hostOf(delivery.url);
       const busy = this.perHost.get(host) ?? 0;
-      if (this.stopped || busy >= this.maxPerHost) {
+      if (this.loop.isStopped || busy >= this.maxPerHost) {
         // Another delivery to the same host is still out: try this one a little later.
         await deliveryRepository.release(this.options.sql, delivery.id, this.pollIntervalMs * 2);
         continue;
