@@ -7,6 +7,7 @@ import {
   serveHealth,
   startOutboxRelay,
 } from '@voice/shared';
+import { CallExport } from './app/call-export';
 import { startCallKeeper } from './app/call-keeper';
 import { CallsApp } from './app/calls';
 import { RecordingsApp } from './app/recordings';
@@ -36,7 +37,7 @@ export function createCallService(deps: ServiceDeps, options: CallServiceOptions
     name: 'call',
     subscriptions: [
       serveHealth(deps, 'call'),
-      ...serveCalls(deps, calls, new RecordingsApp(deps.sql, provider)),
+      ...serveCalls(deps, calls, new CallExport(deps.sql), new RecordingsApp(deps.sql, provider)),
     ],
     background: [
       () =>

@@ -1,9 +1,15 @@
 import { CALL, requireAccount, type ServiceDeps, type Subscription, serveRpc } from '@voice/shared';
+import type { CallExport } from '../app/call-export';
 import type { CallsApp } from '../app/calls';
 import type { RecordingsApp } from '../app/recordings';
 
 /** Call operations over the bus: decode, call the use case for the caller's account, encode. */
-export function serveCalls(deps: ServiceDeps, calls: CallsApp, recordings: RecordingsApp): Subscription[] {
+export function serveCalls(
+  deps: ServiceDeps,
+  calls: CallsApp,
+  exports: CallExport,
+  recordings: RecordingsApp,
+): Subscription[] {
   const options = { queue: 'call', log: deps.log };
   return [
     serveRpc(deps.bus, CALL.create, (body, ctx) => calls.place(ctx, body), options),
@@ -17,7 +23,7 @@ export function serveCalls(deps: ServiceDeps, calls: CallsApp, recordings: Recor
     serveRpc(
       deps.bus,
       CALL.exportChunk,
-      (request, ctx) => calls.exportChunk(requireAccount(ctx), request),
+      (request, ctx) => exports.chunk(requireAccount(ctx), request),
       options,
     ),
     serveRpc(deps.bus, CALL.recordingInfo, ({ call_id }) => recordings.info(call_id), options),
