@@ -38,6 +38,11 @@ export const ConfigSchema = z.object({
   /** Grace after a call's longest plausible run before the reaper ends it as failed (timeout). */
   CALL_STUCK_GRACE_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
   /**
+   * Calls each call service instance hands to the carrier per second (a carrier trunk's CPS).
+   * Accepted calls wait, in order, in `initializing` until their turn.
+   */
+  CALL_DIALS_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(100),
+  /**
    * Key that signs recording links; every gateway and webhook instance needs the same one.
    * Unset in the embedded default: generated once and kept in DATA_DIR.
    */

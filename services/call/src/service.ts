@@ -7,6 +7,7 @@ import {
   serveHealth,
   startOutboxRelay,
 } from '@voice/shared';
+import { AgentSnapshots } from './app/agent-snapshots';
 import { CallExport } from './app/call-export';
 import { startCallKeeper } from './app/call-keeper';
 import { CallsApp } from './app/calls';
@@ -24,7 +25,10 @@ export function createCallService(deps: ServiceDeps, options: CallServiceOptions
   const { config } = deps;
   const provider = options.provider ?? new SimulatedCarrier({ timeScale: config.SIM_TIME_SCALE });
   const instanceId = `call-${randomUUID().slice(0, 8)}`;
+  const agents = new AgentSnapshots(deps.bus, deps.log);
   const calls = new CallsApp({
+    agents,
+    dialsPerSecond: config.CALL_DIALS_PER_SECOND,
     sql: deps.sql,
     bus: deps.bus,
     log: deps.log,
@@ -37,6 +41,7 @@ export function createCallService(deps: ServiceDeps, options: CallServiceOptions
     name: 'call',
     subscriptions: [
       serveHealth(deps, 'call'),
+      agents.listen(),
       ...serveCalls(deps, calls, new CallExport(deps.sql), new RecordingsApp(deps.sql, provider)),
     ],
     background: [

@@ -104,6 +104,10 @@ export class NatsBus implements Bus {
     return this.connection.status(this.closing !== undefined);
   }
 
+  connectionEpoch(): number {
+    return this.connection.epoch;
+  }
+
   async request(subject: string, data: unknown, options: RequestOptions = {}): Promise<unknown> {
     this.assertReachable(subject);
     const timeout = options.timeoutMs ?? this.options.requestTimeoutMs;

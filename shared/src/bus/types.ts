@@ -103,4 +103,10 @@ export interface Bus {
    * `closed` once close() began. The in-process bus is `connected` until closed.
    */
   status?(): BusStatus;
+  /**
+   * Changes whenever the connection to the server was lost (NATS; the in-process bus never loses
+   * one). Core messages published meanwhile were not delivered: a subscriber that keeps state
+   * from them (a cache invalidated by notices) drops it when this changes.
+   */
+  connectionEpoch?(): number;
 }

@@ -5,5 +5,6 @@ export * from './campaign';
 export * from './common';
 export * from './discovery';
 export * from './events';
+export * from './notices';
 export * from './subjects';
 export * from './webhook';

@@ -25,27 +25,52 @@ export function outboxChannel(schema: string): string {
  * and only if the transaction commits. The NOTIFY is transactional too, so the relay wakes at
  * commit and never for a rolled-back event.
  */
-export async function enqueueEvent<T>(
-  tx: TransactionSql,
-  schema: string,
-  event: NewEvent<T>,
-): Promise<EventOf<T>> {
-  const envelope: EventOf<T> = {
+/** The envelope an event is stored and published in. */
+export function eventEnvelope<T>(event: NewEvent<T>): EventOf<T> {
+  return {
     id: event.id ?? randomUUID(),
     type: event.subject,
     account_id: event.accountId,
     occurred_at: new Date().toISOString(),
     data: event.data,
   };
+}
+
+/**
+ * The outbox insert of `envelope` as a fragment of a larger statement, written only where
+ * `condition` holds: a state change and its event in one statement (one round trip, atomic
+ * without a transaction). Returns the queued id, for `select pg_notify(...) from <it>`.
+ */
+export function outboxInsert(
+  sql: postgres.Sql | TransactionSql,
+  schema: string,
+  envelope: EventOf<unknown>,
+  condition: postgres.PendingQuery<postgres.Row[]>,
+  headers: BusHeaders = {},
+) {
+  return sql`
+    insert into ${sql(assertIdentifier(schema))}.outbox (id, subject, payload, headers)
+    select ${envelope.id}, ${envelope.type}, ${sql.json(envelope as unknown as postgres.JSONValue)}, ${sql.json(headers)}
+    where ${condition}
+    returning id`;
+}
+
+/**
+ * Records an event in the same transaction as the state change it describes: it is relayed if
+ * and only if the transaction commits. The NOTIFY is transactional too, so the relay wakes at
+ * commit and never for a rolled-back event.
+ */
+export async function enqueueEvent<T>(
+  tx: TransactionSql,
+  schema: string,
+  event: NewEvent<T>,
+): Promise<EventOf<T>> {
+  const envelope = eventEnvelope(event);
   // One round trip: the row and the wake-up (delivered at commit, like any NOTIFY in a
   // transaction). Not `tx.notify`: postgres.js runs that on the pool, outside the transaction, and
   // it deadlocks once every pooled connection is inside such a transaction (porsager/postgres#966).
   await tx`
-    with queued as (
-      insert into ${tx(assertIdentifier(schema))}.outbox (id, subject, payload, headers)
-      values (${envelope.id}, ${event.subject}, ${tx.json(envelope as unknown as postgres.JSONValue)}, ${tx.json(event.headers ?? {})})
-      returning id
-    )
+    with queued as (${outboxInsert(tx, schema, envelope as EventOf<unknown>, tx`true`, event.headers)})
     select pg_notify(${outboxChannel(schema)}, '') from queued`;
   return envelope;
 }

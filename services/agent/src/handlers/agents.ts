@@ -1,5 +1,7 @@
 import {
   AGENT,
+  NOTICES,
+  noticeSubject,
   type RpcContext,
   requireAccount,
   type ServiceDeps,
@@ -15,6 +17,21 @@ import { webhookTarget } from '../app/webhook-target';
 export function serveAgents(deps: ServiceDeps, agents: AgentsApp, prompts: PromptsApp): Subscription[] {
   const options = { queue: 'agent', log: deps.log };
   const account = (ctx: RpcContext) => requireAccount(ctx);
+  /**
+   * Runs a change to an agent, then tells the services that keep copies of agents (the call
+   * service's snapshots) before answering, so a call placed after this answer sees the change.
+   * A notice that cannot be sent does not undo the committed change: the copies expire anyway.
+   */
+  const changing = async <T>(ctx: RpcContext, agentId: string, change: Promise<T>): Promise<T> => {
+    const result = await change;
+    const accountId = account(ctx);
+    await deps.bus
+      .publish(noticeSubject(NOTICES.agentChanged, accountId, agentId), { agent_id: agentId })
+      .catch((error: unknown) =>
+        deps.log.warn({ err: error, agent_id: agentId }, 'could not announce an agent change'),
+      );
+    return result;
+  };
   return [
     serveRpc(deps.bus, AGENT.create, (body, ctx) => agents.create(account(ctx), body), options),
     serveRpc(deps.bus, AGENT.list, (page, ctx) => agents.list(account(ctx), page), options),
@@ -28,10 +45,15 @@ export function serveAgents(deps: ServiceDeps, agents: AgentsApp, prompts: Promp
     serveRpc(
       deps.bus,
       AGENT.update,
-      ({ agent_id, changes }, ctx) => agents.update(account(ctx), agent_id, changes),
+      ({ agent_id, changes }, ctx) => changing(ctx, agent_id, agents.update(account(ctx), agent_id, changes)),
       options,
     ),
-    serveRpc(deps.bus, AGENT.delete, ({ agent_id }, ctx) => agents.delete(account(ctx), agent_id), options),
+    serveRpc(
+      deps.bus,
+      AGENT.delete,
+      ({ agent_id }, ctx) => changing(ctx, agent_id, agents.delete(account(ctx), agent_id)),
+      options,
+    ),
     serveRpc(
       deps.bus,
       AGENT.snapshot,
@@ -53,7 +75,8 @@ export function serveAgents(deps: ServiceDeps, agents: AgentsApp, prompts: Promp
     serveRpc(
       deps.bus,
       AGENT.saveInstructions,
-      ({ agent_id, instructions }, ctx) => prompts.saveInstructions(account(ctx), agent_id, instructions),
+      ({ agent_id, instructions }, ctx) =>
+        changing(ctx, agent_id, prompts.saveInstructions(account(ctx), agent_id, instructions)),
       options,
     ),
     serveRpc(
@@ -65,7 +88,7 @@ export function serveAgents(deps: ServiceDeps, agents: AgentsApp, prompts: Promp
     serveRpc(
       deps.bus,
       AGENT.savePromptVersion,
-      ({ agent_id, label }, ctx) => prompts.save(account(ctx), agent_id, label),
+      ({ agent_id, label }, ctx) => changing(ctx, agent_id, prompts.save(account(ctx), agent_id, label)),
       options,
     ),
     serveRpc(
@@ -77,13 +100,15 @@ export function serveAgents(deps: ServiceDeps, agents: AgentsApp, prompts: Promp
     serveRpc(
       deps.bus,
       AGENT.restorePromptVersion,
-      ({ agent_id, version_id }, ctx) => prompts.restore(account(ctx), agent_id, version_id),
+      ({ agent_id, version_id }, ctx) =>
+        changing(ctx, agent_id, prompts.restore(account(ctx), agent_id, version_id)),
       options,
     ),
     serveRpc(
       deps.bus,
       AGENT.deletePromptVersion,
-      ({ agent_id, version_id }, ctx) => prompts.delete(account(ctx), agent_id, version_id),
+      ({ agent_id, version_id }, ctx) =>
+        changing(ctx, agent_id, prompts.delete(account(ctx), agent_id, version_id)),
       options,
     ),
     // Not account-scoped: it reads no agent, only the catalogue and the address policy.

@@ -1,4 +1,13 @@
-import { type Call, EVENTS, enqueueEvent, eventSubject, type TransactionSql } from '@voice/shared';
+import {
+  type Call,
+  type CallStatusChanged,
+  EVENTS,
+  enqueueEvent,
+  eventSubject,
+  type NewEvent,
+  type TransactionSql,
+} from '@voice/shared';
+import type { z } from 'zod';
 import { type CallRow, toCall } from '../db/call-rows';
 
 /**
@@ -10,7 +19,15 @@ export async function recordStatusEvent(
   row: CallRow,
   previous: CallRow['status'] | null,
 ): Promise<void> {
-  await enqueueEvent(tx, 'call', {
+  await enqueueEvent(tx, 'call', statusEvent(row, previous));
+}
+
+/** The status event of `row`'s latest transition (from `previous`). */
+export function statusEvent(
+  row: CallRow,
+  previous: CallRow['status'] | null,
+): NewEvent<z.infer<typeof CallStatusChanged>> {
+  return {
     subject: eventSubject(EVENTS.callStatusChanged, row.account_id, row.id),
     accountId: row.account_id,
     data: {
@@ -22,7 +39,7 @@ export async function recordStatusEvent(
       sequence: row.sequence,
       call: toCall(row, null),
     },
-  });
+  };
 }
 
 /** The one CALL_ENDED of a call: written with its final transition, so it exists iff the call ended. */

@@ -37,7 +37,7 @@ export function startCallKeeper(options: KeeperOptions): { stop(): Promise<void>
   };
   const tick = async () => {
     try {
-      await callRepository.renewLeases(sql, instanceId, calls.liveCallIds(), leaseSeconds);
+      await callRepository.renewLeases(sql, instanceId, calls.heldCallIds(), leaseSeconds);
       await takeOver();
       await reap();
     } catch (error) {

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import {
-  AGENT,
   AppError,
   type Bus,
   type Call,
   type CallContext,
   type CallFilters,
-  callRpc,
+  eventEnvelope,
   type Logger,
   type MakeCallBody,
   type Metrics,
@@ -23,9 +22,11 @@ import type {
   DialRequest,
   TelephonyProvider,
 } from '../carrier/index';
-import { callRepository } from '../db/call-repository';
+import { callRepository, newCallRow } from '../db/call-repository';
 import { type CallRow, isFinal, toCall } from '../db/call-rows';
-import { recordEndedEvent, recordStatusEvent } from './call-events';
+import type { AgentSnapshots } from './agent-snapshots';
+import { recordEndedEvent, recordStatusEvent, statusEvent } from './call-events';
+import { DialQueue } from './dial-queue';
 import { type CallMetrics, callMetrics } from './metrics';
 import { transitionFor } from './transitions';
 
@@ -40,9 +41,13 @@ export interface CallsOptions {
   leaseSeconds: number;
   /** The process's registry: transitions, takeovers and this instance's live calls are reported there. */
   metrics?: Metrics | undefined;
+  /** The agents calls are placed with (kept between calls). */
+  agents: AgentSnapshots;
+  /** Calls handed to the carrier per second by this instance (CALL_DIALS_PER_SECOND). */
+  dialsPerSecond: number;
 }
 
-function dialRequest(row: CallRow): DialRequest {
+function dialRequest(row: CallRow, dialedAt: Date): DialRequest {
   const agent = row.agent_snapshot;
   return {
     callId: row.id,
@@ -59,7 +64,8 @@ function dialRequest(row: CallRow): DialRequest {
       collects: agent.collects,
     },
     metadata: row.metadata,
-    startedAt: row.started_at,
+    // The carrier's clock starts when it got the call, not when the call was accepted.
+    startedAt: dialedAt,
   };
 }
 
@@ -72,9 +78,21 @@ export class CallsApp {
   private readonly live = new Map<string, CallSession>();
   private stopped = false;
   private readonly metrics: CallMetrics | undefined;
+  private readonly queue: DialQueue;
 
   constructor(private readonly options: CallsOptions) {
-    this.metrics = options.metrics && callMetrics(options.metrics, () => this.live.size);
+    this.queue = new DialQueue({
+      perSecond: options.dialsPerSecond,
+      dial: (rows) => this.dialBatch(rows),
+      log: options.log,
+    });
+    this.metrics =
+      options.metrics &&
+      callMetrics(
+        options.metrics,
+        () => this.live.size,
+        () => this.queue.size,
+      );
   }
 
   /**
@@ -90,9 +108,10 @@ export class CallsApp {
       const existing = await callRepository.find(this.options.sql, accountId, body.id);
       if (existing) return toCall(existing, null);
     }
-    const agent = await callRpc(this.options.bus, AGENT.snapshot, { agent_id: body.agent_id }, ctx);
-    const row = await this.options.sql.begin(async (tx) => {
-      const inserted = await callRepository.insert(tx, accountId, {
+    const agent = await this.options.agents.get(ctx, body.agent_id);
+    const row = newCallRow(
+      accountId,
+      {
         id: body.id ?? randomUUID(),
         agent_id: agent.id,
         agent_snapshot: agent,
@@ -105,13 +124,13 @@ export class CallsApp {
         prompt_hash: agent.prompt_hash,
         owner: this.options.instanceId,
         lease_until: new Date(Date.now() + this.options.leaseSeconds * 1000),
-      });
-      if (inserted) await recordStatusEvent(tx, inserted, null);
-      return inserted;
-    });
-    if (!row) return this.placedAlready(accountId, body.id);
+      },
+      new Date(),
+    );
+    const placed = await callRepository.place(this.options.sql, row, eventEnvelope(statusEvent(row, null)));
+    if (!placed) return this.placedAlready(accountId, body.id);
     this.metrics?.transitioned(row.status);
-    this.drive(row, 'initializing');
+    this.queue.push(row);
     return toCall(row, null);
   }
 
@@ -137,11 +156,38 @@ export class CallsApp {
     );
   }
 
-  /** Hands a call to the carrier: from the start, or (after a restart) from where it was. */
+  /**
+   * Takes over a call of this instance's lease: one that never reached the carrier waits for its
+   * turn in the dial queue; one that did is resumed where it was (or dialed again if the carrier
+   * reported nothing yet).
+   */
   drive(row: CallRow, stage: CarrierStage): void {
+    if (row.dialed_at === null) {
+      this.queue.push(row);
+      return;
+    }
+    this.hand(row, stage, row.dialed_at);
+  }
+
+  /** Marks a batch of waiting calls dialed, then hands each to the carrier from the start. */
+  private async dialBatch(rows: CallRow[]): Promise<void> {
+    const dialed = await callRepository.markDialed(
+      this.options.sql,
+      this.options.instanceId,
+      rows.map((row) => row.id),
+    );
+    if (this.stopped) return; // the leases are released: a replica or restart dials them
+    const at = new Map(dialed.map((d) => [d.id, d.dialed_at]));
+    for (const row of rows) {
+      const dialedAt = at.get(row.id);
+      if (dialedAt) this.hand(row, 'initializing', dialedAt);
+    }
+  }
+
+  private hand(row: CallRow, stage: CarrierStage, dialedAt: Date): void {
     // Already driven here (its lease lapsed while renewals failed and the keeper reclaimed it).
     if (this.live.has(row.id)) return;
-    const request = dialRequest(row);
+    const request = dialRequest(row, dialedAt);
     const onEvent = (event: CarrierEvent) => this.apply(row.id, event);
     const fresh = stage === 'initializing' && row.sequence === 1;
     const session = fresh
@@ -211,6 +257,12 @@ export class CallsApp {
       .catch(() => undefined);
   }
 
+  /** Calls this instance holds: driven by the carrier here, or waiting here to be dialed. */
+  heldCallIds(): string[] {
+    return [...this.live.keys(), ...this.queue.ids()];
+  }
+
+  /** Calls whose carrier session runs here (the reaper can hang these up). */
   liveCallIds(): string[] {
     return [...this.live.keys()];
   }
@@ -218,7 +270,7 @@ export class CallsApp {
   /** Stops applying events and gives up this instance's claims, so a restart or a replica resumes them. */
   async detach(): Promise<void> {
     this.stopped = true;
-    const ids = this.liveCallIds();
+    const ids = [...(await this.queue.stop()), ...this.liveCallIds()];
     if (ids.length === 0) return;
     await this.options.sql`
       UPDATE call.calls SET lease_until = NULL, owner = NULL

@@ -8,7 +8,11 @@ export interface CallMetrics {
   resumed(): void;
 }
 
-export function callMetrics(metrics: Metrics, liveCalls: () => number): CallMetrics {
+export function callMetrics(
+  metrics: Metrics,
+  liveCalls: () => number,
+  waitingCalls: () => number,
+): CallMetrics {
   const transitions = metrics.counter(
     'calls_transitions_total',
     'Call status changes this instance applied, by the status entered (initializing = a call placed)',
@@ -23,6 +27,12 @@ export function callMetrics(metrics: Metrics, liveCalls: () => number): CallMetr
     'Calls this instance is driving now (not final, carrier session open)',
     [],
     (g) => g.set(liveCalls()),
+  );
+  metrics.gauge(
+    'calls_waiting_to_dial',
+    'Calls accepted by this instance that wait for their turn at the carrier (CALL_DIALS_PER_SECOND)',
+    [],
+    (g) => g.set(waitingCalls()),
   );
   return {
     transitioned: (status) => transitions.inc({ status }),

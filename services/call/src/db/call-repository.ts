@@ -1,4 +1,13 @@
-import { type CallFilters, type PageQuery, pageTotal, type Sql, type TransactionSql } from '@voice/shared';
+import {
+  type CallFilters,
+  type EventOf,
+  outboxChannel,
+  outboxInsert,
+  type PageQuery,
+  pageTotal,
+  type Sql,
+  type TransactionSql,
+} from '@voice/shared';
 import type { CallRow } from './call-rows';
 
 type Db = Sql | TransactionSql;
@@ -19,6 +28,34 @@ export type NewCall = Pick<
 >;
 export type CallChanges = Partial<Omit<CallRow, 'id' | 'account_id' | 'created_at'>>;
 
+/**
+ * A new call's row as the database will hold it, built here so that its first event (which
+ * carries the record) is written in the same statement as the row.
+ */
+export function newCallRow(accountId: string, call: NewCall, createdAt: Date): CallRow {
+  return {
+    ...call,
+    account_id: accountId,
+    status: 'initializing',
+    sequence: 1,
+    // Milliseconds, as the column default and the API have them.
+    created_at: new Date(createdAt.getTime()),
+    dialed_at: null,
+    answered_at: null,
+    ended_at: null,
+    duration_seconds: 0,
+    transcript: [],
+    sentiment: null,
+    call_summary: null,
+    call_end_reason: null,
+    ended_by: null,
+    details_collection: null,
+    ai_cost: '0',
+    telephony_cost: '0',
+    total_cost: '0',
+  };
+}
+
 /** Filters of the list and the export, always within one account. */
 function filtered(db: Db, accountId: string, filters: CallFilters) {
   return db`
@@ -32,27 +69,39 @@ function filtered(db: Db, accountId: string, filters: CallFilters) {
 
 /** The call schema's SQL: every read is scoped by account, so another account's call is not found. */
 export const callRepository = {
-  /** The new call, or undefined when a call with this id exists already (a caller-chosen id). */
-  async insert(tx: TransactionSql, accountId: string, call: NewCall): Promise<CallRow | undefined> {
-    // The call and its first transition in one round trip.
-    const [row] = await tx<CallRow[]>`
+  /**
+   * Stores a new call, its first transition and its first event in one statement (atomic without a
+   * transaction, one round trip). False when a call with this id exists already (a caller-chosen
+   * id): then nothing is written.
+   */
+  async place(sql: Sql, row: CallRow, event: EventOf<unknown>): Promise<boolean> {
+    const written = await sql<{ id: string }[]>`
       WITH placed AS (
-        INSERT INTO call.calls ${tx({
-          ...call,
-          account_id: accountId,
-          status: 'initializing',
-          sequence: 1,
-          agent_snapshot: tx.json(call.agent_snapshot as never),
-          metadata: call.metadata === null ? null : tx.json(call.metadata as never),
+        INSERT INTO call.calls ${sql({
+          ...row,
+          agent_snapshot: sql.json(row.agent_snapshot as never),
+          metadata: row.metadata === null ? null : sql.json(row.metadata as never),
+          transcript: sql.json(row.transcript as never),
         } as never)}
         ON CONFLICT (id) DO NOTHING
-        RETURNING *
+        RETURNING id, started_at
       ), first AS (
         INSERT INTO call.call_transitions (call_id, sequence, status, at)
         SELECT id, 1, 'initializing', started_at FROM placed
-      )
-      SELECT * FROM placed`;
-    return row;
+      ), queued AS (${outboxInsert(sql, 'call', event, sql`EXISTS (SELECT 1 FROM placed)`)})
+      SELECT queued.id, pg_notify(${outboxChannel('call')}, '') FROM queued`;
+    return written.length === 1;
+  },
+
+  /**
+   * Marks queued calls of `owner` as handed to the carrier now; answers those it marked (a call
+   * taken over by another instance, or ended meanwhile, is not dialed here).
+   */
+  async markDialed(db: Db, owner: string, ids: string[]): Promise<{ id: string; dialed_at: Date }[]> {
+    return db<{ id: string; dialed_at: Date }[]>`
+      UPDATE call.calls SET dialed_at = date_trunc('milliseconds', now())
+      WHERE id = ANY(${ids}::uuid[]) AND owner = ${owner} AND dialed_at IS NULL AND status = 'initializing'
+      RETURNING id, dialed_at`;
   },
 
   async find(db: Db, accountId: string, id: string): Promise<CallRow | undefined> {
@@ -142,10 +191,10 @@ export const callRepository = {
       WHERE owner = ${owner} AND id = ANY(${ids}::uuid[]) AND status IN ('initializing', 'ringing', 'in_progress')`;
   },
 
-  /** Live calls started before `cutoff`: past any plausible end, so stuck. */
+  /** Live calls dialed before `cutoff`: past any plausible end, so stuck. Queued calls are not. */
   async stuck(db: Db, cutoff: Date, limit: number): Promise<{ id: string }[]> {
     return db<{ id: string }[]>`
-      SELECT id FROM call.calls WHERE status IN ('initializing', 'ringing', 'in_progress') AND started_at < ${cutoff}
-      ORDER BY started_at LIMIT ${limit}`;
+      SELECT id FROM call.calls WHERE status IN ('initializing', 'ringing', 'in_progress') AND dialed_at < ${cutoff}
+      ORDER BY dialed_at LIMIT ${limit}`;
   },
 };

@@ -13,6 +13,8 @@ export interface CallRow {
   sequence: number;
   created_at: Date;
   started_at: Date;
+  /** When the carrier got it; null while it waits in the dial queue. */
+  dialed_at: Date | null;
   answered_at: Date | null;
   ended_at: Date | null;
   duration_seconds: number;

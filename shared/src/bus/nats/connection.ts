@@ -99,6 +99,8 @@ function isPermanent(error: unknown): boolean {
  */
 export class ConnectionState {
   private connected = true;
+  /** Counts lost connections: see Bus.connectionEpoch. */
+  private lostCount = 0;
   /** Aborted when the connection drops; replaced on reconnect. */
   private lost = new AbortController();
   private readonly loop: Promise<void>;
@@ -112,6 +114,10 @@ export class ConnectionState {
 
   get isConnected(): boolean {
     return this.connected && !this.nc.isClosed();
+  }
+
+  get epoch(): number {
+    return this.lostCount;
   }
 
   status(closing: boolean): BusStatus {
@@ -151,6 +157,7 @@ export class ConnectionState {
       switch (status.type) {
         case 'disconnect':
           this.connected = false;
+          this.lostCount++;
           this.lost.abort();
           this.log.warn({ server: status.server }, 'NATS disconnected');
           break;
