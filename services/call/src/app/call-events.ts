@@ -8,7 +8,7 @@ import {
   type TransactionSql,
 } from '@voice/shared';
 import type { z } from 'zod';
-import { type CallRow, toCall } from '../db/call-rows';
+import { type CallRow, isFinal, toCall } from '../db/call-rows';
 
 /**
  * Records a transition's event in the same transaction as the transition (outbox). It carries the
@@ -44,11 +44,22 @@ export function statusEvent(
 
 /** The one CALL_ENDED of a call: written with its final transition, so it exists iff the call ended. */
 export async function recordEndedEvent(tx: TransactionSql, row: CallRow, call: Call): Promise<void> {
-  await enqueueEvent(tx, 'call', {
+  await enqueueEvent(tx, 'call', endedEvent(row, call));
+}
+
+export function endedEvent(row: CallRow, call: Call): NewEvent<{ call: Call }> {
+  return {
     subject: eventSubject(EVENTS.callEnded, row.account_id, row.id),
     accountId: row.account_id,
     // One id per call: a retried end can never publish a second CALL_ENDED.
     id: row.id,
     data: { call },
-  });
+  };
+}
+
+/** The events of the transition `previous` -> `row`: its status event, and CALL_ENDED if final. */
+export function transitionEvents(row: CallRow, previous: CallRow['status']): NewEvent<unknown>[] {
+  const events: NewEvent<unknown>[] = [statusEvent(row, previous)];
+  if (isFinal(row.status)) events.push(endedEvent(row, toCall(row, null)));
+  return events;
 }

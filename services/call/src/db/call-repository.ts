@@ -56,6 +56,20 @@ export function newCallRow(accountId: string, call: NewCall, createdAt: Date): C
   };
 }
 
+/** The columns whose values differ between two versions of a call, JSON columns encoded. */
+function changedColumns(sql: Sql, from: CallRow, to: CallRow): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const key of Object.keys(to) as (keyof CallRow)[]) {
+    if (to[key] === from[key]) continue;
+    const value = to[key];
+    values[key] =
+      (key === 'transcript' || key === 'details_collection') && value !== null
+        ? sql.json(value as never)
+        : value;
+  }
+  return values;
+}
+
 /** Filters of the list and the export, always within one account. */
 function filtered(db: Db, accountId: string, filters: CallFilters) {
   return db`
@@ -147,6 +161,35 @@ export const callRepository = {
       SELECT * FROM call.calls WHERE ${filtered(db, accountId, filters)}
       ${after ? db`AND (created_at, id) < (${after.created_at}::timestamptz, ${after.id}::uuid)` : db``}
       ORDER BY created_at DESC, id DESC LIMIT ${limit}`;
+  },
+
+  /**
+   * Moves a call from `from` to `to` (its next sequence) in one statement, with its history row
+   * and its events, only if the stored call is still at `from.sequence`: no lock held across
+   * round trips, and nothing written if anyone else moved the call meanwhile (false: the caller
+   * then takes the locked path with the stored row).
+   */
+  async advance(
+    sql: Sql,
+    from: CallRow,
+    to: CallRow,
+    at: Date,
+    events: EventOf<unknown>[],
+  ): Promise<boolean> {
+    const values = changedColumns(sql, from, to);
+    const moved = sql`EXISTS (SELECT 1 FROM changed)`;
+    const [first, second] = events;
+    const written = await sql<{ id: string }[]>`
+      WITH changed AS (
+        UPDATE call.calls SET ${sql(values as never)} WHERE id = ${from.id} AND sequence = ${from.sequence}
+        RETURNING id
+      ), recorded AS (
+        INSERT INTO call.call_transitions (call_id, sequence, status, at)
+        SELECT id, ${to.sequence}, ${to.status}, ${at} FROM changed
+      ), queued AS (${outboxInsert(sql, 'call', first!, moved)})
+      ${second ? sql`, queued_too AS (${outboxInsert(sql, 'call', second, moved)})` : sql``}
+      SELECT changed.id, pg_notify(${outboxChannel('call')}, '') FROM changed`;
+    return written.length === 1;
   },
 
   /** Applies a transition and records it; the caller holds the row lock. */

@@ -1,10 +1,19 @@
 import { type AgentSnapshot, CALL_OUTCOMES, type Call, type CallStatus } from '@voice/shared';
 
+/** The agent as a call keeps it: everything the carrier and the record need, not the prompt text. */
+export type AgentCopy = Omit<AgentSnapshot, 'prompt'>;
+
+/** The copy of `agent` a new call stores. */
+export function agentCopy(agent: AgentSnapshot): AgentCopy {
+  const { prompt: _runWithHashAndVersion, ...copy } = agent;
+  return copy;
+}
+
 export interface CallRow {
   id: string;
   account_id: string;
   agent_id: string;
-  agent_snapshot: AgentSnapshot;
+  agent_snapshot: AgentCopy;
   campaign_id: string | null;
   phone_number: string;
   source_number: string;
