@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import {
+  AGENT,
+  AgentCopies,
+  callRpc,
   defineService,
   type ServiceDeps,
   type ServiceHandle,
@@ -7,7 +10,6 @@ import {
   serveHealth,
   startOutboxRelay,
 } from '@voice/shared';
-import { AgentSnapshots } from './app/agent-snapshots';
 import { CallExport } from './app/call-export';
 import { startCallKeeper } from './app/call-keeper';
 import { CallsApp } from './app/calls';
@@ -25,7 +27,9 @@ export function createCallService(deps: ServiceDeps, options: CallServiceOptions
   const { config } = deps;
   const provider = options.provider ?? new SimulatedCarrier({ timeScale: config.SIM_TIME_SCALE });
   const instanceId = `call-${randomUUID().slice(0, 8)}`;
-  const agents = new AgentSnapshots(deps.bus, deps.log);
+  const agents = new AgentCopies(deps.bus, deps.log, (ctx, agentId) =>
+    callRpc(deps.bus, AGENT.snapshot, { agent_id: agentId }, ctx),
+  );
   const calls = new CallsApp({
     agents,
     dialsPerSecond: config.CALL_DIALS_PER_SECOND,

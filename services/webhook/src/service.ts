@@ -1,4 +1,12 @@
-import { defineService, type ServiceDeps, type ServiceHandle, serveHealth } from '@voice/shared';
+import {
+  AGENT,
+  AgentCopies,
+  callRpc,
+  defineService,
+  type ServiceDeps,
+  type ServiceHandle,
+  serveHealth,
+} from '@voice/shared';
 import { consumeWebhookCallEnded } from './app/call-ended-consumer';
 import { DeliveryLog } from './app/delivery-log';
 import { webhookMetrics } from './app/metrics';
@@ -36,11 +44,15 @@ export function createWebhookService(deps: ServiceDeps, options: WebhookServiceO
   };
   const onStored = () => worker?.wake();
   const deliveryLog = new DeliveryLog({ bus: deps.bus, sql: deps.sql, links, onStored });
+  const targets = new AgentCopies(deps.bus, deps.log, (ctx, agentId) =>
+    callRpc(deps.bus, AGENT.webhookTarget, { agent_id: agentId }, ctx),
+  );
   return defineService({
     name: 'webhook',
     subscriptions: [
       serveHealth(deps, 'webhook'),
-      consumeWebhookCallEnded({ bus: deps.bus, sql: deps.sql, log: deps.log, links, onStored }),
+      targets.listen(),
+      consumeWebhookCallEnded({ bus: deps.bus, targets, sql: deps.sql, log: deps.log, links, onStored }),
       ...serveDeliveryLog(deps, deliveryLog),
     ],
     background: [

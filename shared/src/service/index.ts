@@ -1,3 +1,4 @@
+export * from './agent-copies';
 export * from './call-ended';
 export * from './poll-loop';
 export * from './service';

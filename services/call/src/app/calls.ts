@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type AgentCopies,
+  type AgentSnapshot,
   AppError,
   type Bus,
   type Call,
@@ -23,9 +25,8 @@ import type {
   TelephonyProvider,
 } from '../carrier/index';
 import { callRepository, newCallRow } from '../db/call-repository';
-import { type CallRow, isFinal, toCall } from '../db/call-rows';
-import type { AgentSnapshots } from './agent-snapshots';
-import { recordEndedEvent, recordStatusEvent, statusEvent } from './call-events';
+import { agentCopy, type CallRow, isFinal, toCall } from '../db/call-rows';
+import { recordEndedEvent, recordStatusEvent, statusEvent, transitionEvents } from './call-events';
 import { DialQueue } from './dial-queue';
 import { type CallMetrics, callMetrics } from './metrics';
 import { transitionFor } from './transitions';
@@ -42,7 +43,7 @@ export interface CallsOptions {
   /** The process's registry: transitions, takeovers and this instance's live calls are reported there. */
   metrics?: Metrics | undefined;
   /** The agents calls are placed with (kept between calls). */
-  agents: AgentSnapshots;
+  agents: AgentCopies<AgentSnapshot>;
   /** Calls handed to the carrier per second by this instance (CALL_DIALS_PER_SECOND). */
   dialsPerSecond: number;
 }
@@ -76,6 +77,8 @@ function dialRequest(row: CallRow, dialedAt: Date): DialRequest {
  */
 export class CallsApp {
   private readonly live = new Map<string, CallSession>();
+  /** The stored row of each call driven here, as this instance last wrote or read it. */
+  private readonly rows = new Map<string, CallRow>();
   private stopped = false;
   private readonly metrics: CallMetrics | undefined;
   private readonly queue: DialQueue;
@@ -114,7 +117,7 @@ export class CallsApp {
       {
         id: body.id ?? randomUUID(),
         agent_id: agent.id,
-        agent_snapshot: agent,
+        agent_snapshot: agentCopy(agent),
         campaign_id: body.campaign_id ?? null,
         phone_number: body.phone_number,
         source_number: body.source_number,
@@ -188,6 +191,8 @@ export class CallsApp {
     // Already driven here (its lease lapsed while renewals failed and the keeper reclaimed it).
     if (this.live.has(row.id)) return;
     const request = dialRequest(row, dialedAt);
+    // Known before the carrier can report anything (a number that fails at once).
+    this.rows.set(row.id, row);
     const onEvent = (event: CarrierEvent) => this.apply(row.id, event);
     const fresh = stage === 'initializing' && row.sequence === 1;
     const session = fresh
@@ -196,7 +201,9 @@ export class CallsApp {
     if (!fresh) this.metrics?.resumed();
     this.live.set(row.id, session);
     void session.done.finally(() => {
-      if (this.live.get(row.id) === session) this.live.delete(row.id);
+      if (this.live.get(row.id) !== session) return;
+      this.live.delete(row.id);
+      this.rows.delete(row.id);
     });
   }
 
@@ -204,17 +211,43 @@ export class CallsApp {
   async apply(callId: string, event: CarrierEvent): Promise<void> {
     if (this.stopped)
       throw new AppError('SERVICE_UNAVAILABLE', 'call service stopping; the call is resumed elsewhere');
+    const known = this.rows.get(callId);
+    if (known) {
+      // The call as this driver last wrote it: one statement, guarded by its sequence. No change
+      // from what it knows means none from what is stored, which is only ever further along.
+      const changes = transitionFor(known, event);
+      if (!changes) return;
+      const updated: CallRow = { ...known, ...changes, sequence: known.sequence + 1 };
+      const events = transitionEvents(updated, known.status).map((e) => eventEnvelope(e));
+      if (await callRepository.advance(this.options.sql, known, updated, event.at, events)) {
+        this.remember(updated);
+        this.metrics?.transitioned(updated.status);
+        return;
+      }
+    }
+    // Someone else moved the call (a reaper, a driver that took it over), or this driver does not
+    // know it: decide under the row lock from what is stored.
     const entered = await this.options.sql.begin(async (tx) => {
       const row = await callRepository.lock(tx, callId);
       if (!row) return undefined;
       const changes = transitionFor(row, event);
-      if (!changes) return undefined;
+      if (!changes) {
+        this.remember(row);
+        return undefined;
+      }
       const updated = await callRepository.transition(tx, row, changes, event.at);
       await recordStatusEvent(tx, updated, row.status);
       if (isFinal(updated.status)) await recordEndedEvent(tx, updated, toCall(updated, null));
+      this.remember(updated);
       return updated.status;
     });
     if (entered) this.metrics?.transitioned(entered);
+  }
+
+  /** Keeps the row a live call was last seen with here, for the next transition's guarded write. */
+  private remember(row: CallRow): void {
+    if (this.rows.has(row.id) && !isFinal(row.status)) this.rows.set(row.id, row);
+    else this.rows.delete(row.id);
   }
 
   /**

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import {
-  AGENT,
+  type AGENT,
+  type AgentCopies,
   AppError,
   type Bus,
-  callRpc,
   consumeCallEnded,
   type Logger,
   processOnce,
@@ -14,8 +14,13 @@ import type { z } from 'zod';
 import { deliveryRepository } from '../db/deliveries';
 import { callEndedPayload, type PayloadLinks } from '../domain/payload';
 
+/** Where an agent's events go (secret included); null = nowhere. */
+export type WebhookTarget = z.output<typeof AGENT.webhookTarget.reply>;
+
 export interface CallEndedConsumerOptions {
   bus: Bus;
+  /** The agents' current targets, kept between events (dropped when an agent changes). */
+  targets: AgentCopies<WebhookTarget>;
   sql: Sql;
   log: Logger;
   links: () => PayloadLinks;
@@ -35,14 +40,9 @@ export function consumeWebhookCallEnded(options: CallEndedConsumerOptions): Prom
     durable: 'webhook-call-ended',
     retryDelayMs: (count) => Math.min(30_000, 500 * 2 ** (count - 1)),
     handle: async ({ eventId, accountId, call }) => {
-      let target: z.output<typeof AGENT.webhookTarget.reply>;
+      let target: WebhookTarget;
       try {
-        target = await callRpc(
-          bus,
-          AGENT.webhookTarget,
-          { agent_id: call.agent_id },
-          { requestId: randomUUID(), accountId },
-        );
+        target = await options.targets.get({ requestId: randomUUID(), accountId }, call.agent_id);
       } catch (error) {
         // An agent deleted since the call: nothing to deliver. Anything else: redelivered later.
         if (error instanceof AppError && error.code === 'AGENT_NOT_FOUND') return;

@@ -1,25 +1,20 @@
-import {
-  AGENT,
-  type AgentSnapshot,
-  type Bus,
-  type CallContext,
-  callRpc,
-  type Logger,
-  NOTICES,
-  noticeFilter,
-  requireAccount,
-  type Subscription,
-} from '@voice/shared';
+import { type CallContext, requireAccount } from '../bus/rpc';
+import type { Bus, Subscription } from '../bus/types';
+import { NOTICES, noticeFilter } from '../contracts/notices';
+import type { Logger } from '../log';
 
-export interface AgentSnapshotsOptions {
+/** Asks the agent service for what is kept of one agent; throws as it answers (not found: 404). */
+export type FetchAgent<T> = (ctx: CallContext, agentId: string) => Promise<T>;
+
+export interface AgentCopiesOptions {
   /** How long a copy is used without asking again: the bound on staleness if a notice is lost. */
   ttlMs?: number;
   /** Most agents kept; the least recently fetched is dropped first. */
   maxEntries?: number;
 }
 
-interface Entry {
-  snapshot: AgentSnapshot;
+interface Entry<T> {
+  copy: T;
   fetchedAt: number;
   epoch: number;
 }
@@ -28,17 +23,18 @@ const DEFAULT_TTL_MS = 30_000;
 const DEFAULT_MAX_ENTRIES = 10_000;
 
 /**
- * The agent copies calls are placed with, kept between calls so that placing one costs no round
- * trip to the agent service. The agent service announces every change (NOTICES.agentChanged)
- * before it answers the change, so a copy is dropped before any later call could use it. A copy
- * fetched while a change was announced is used for that call only (the reply may predate the
- * change), copies are dropped when the bus lost its connection (notices may have been missed),
- * and none is used longer than `ttlMs`.
+ * Copies of what a service needs of agents (the call service: the agent a call is placed with;
+ * the webhook service: where an agent's events go), kept between uses so that each use costs no
+ * round trip to the agent service. The agent service announces every change
+ * (NOTICES.agentChanged) before it answers the change, so a copy is dropped before any later
+ * request could use it. A copy fetched while a change was announced is used for that request
+ * only (the reply may predate the change), copies are dropped when the bus lost its connection
+ * (notices may have been missed), and none is used longer than `ttlMs`. Failures are not kept.
  */
-export class AgentSnapshots {
-  private readonly entries = new Map<string, Entry>();
-  /** Fetches in flight per agent, shared by concurrent calls of one agent. */
-  private readonly inFlight = new Map<string, Promise<AgentSnapshot>>();
+export class AgentCopies<T> {
+  private readonly entries = new Map<string, Entry<T>>();
+  /** Fetches in flight per agent, shared by concurrent uses of one agent. */
+  private readonly inFlight = new Map<string, Promise<T>>();
   /** Bumped by every notice: a fetch that saw it change may hold an outdated reply. */
   private changes = 0;
   private readonly ttlMs: number;
@@ -47,7 +43,8 @@ export class AgentSnapshots {
   constructor(
     private readonly bus: Bus,
     private readonly log: Logger,
-    options: AgentSnapshotsOptions = {},
+    private readonly fetchAgent: FetchAgent<T>,
+    options: AgentCopiesOptions = {},
   ) {
     this.ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
     this.maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
@@ -73,13 +70,13 @@ export class AgentSnapshots {
     });
   }
 
-  /** The agent as a call placed now must use; AGENT_NOT_FOUND (404) as the agent service says. */
-  async get(ctx: CallContext, agentId: string): Promise<AgentSnapshot> {
+  /** What is kept of the agent as it is now; AGENT_NOT_FOUND (404) as the agent service says. */
+  async get(ctx: CallContext, agentId: string): Promise<T> {
     const key = keyOf(requireAccount(ctx), agentId);
     const epoch = this.epoch();
     const entry = this.entries.get(key);
     if (entry) {
-      if (entry.epoch === epoch && Date.now() - entry.fetchedAt < this.ttlMs) return entry.snapshot;
+      if (entry.epoch === epoch && Date.now() - entry.fetchedAt < this.ttlMs) return entry.copy;
       this.entries.delete(key);
     }
     const pending = this.inFlight.get(key);
@@ -91,18 +88,18 @@ export class AgentSnapshots {
     return fetching;
   }
 
-  private async fetch(key: string, agentId: string, ctx: CallContext, epoch: number): Promise<AgentSnapshot> {
+  private async fetch(key: string, agentId: string, ctx: CallContext, epoch: number): Promise<T> {
     const changesBefore = this.changes;
     const fetchedAt = Date.now();
-    const snapshot = await callRpc(this.bus, AGENT.snapshot, { agent_id: agentId }, ctx);
+    const copy = await this.fetchAgent(ctx, agentId);
     if (this.changes === changesBefore && this.epoch() === epoch) {
       if (this.entries.size >= this.maxEntries) {
         const oldest = this.entries.keys().next();
         if (!oldest.done) this.entries.delete(oldest.value);
       }
-      this.entries.set(key, { snapshot, fetchedAt, epoch });
+      this.entries.set(key, { copy, fetchedAt, epoch });
     }
-    return snapshot;
+    return copy;
   }
 
   private epoch(): number {

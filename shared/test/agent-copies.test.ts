@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   AGENT,
+  AgentCopies,
   type AgentSnapshot,
   AppError,
   type Bus,
+  callRpc,
   createLogger,
   InProcessBus,
   NOTICES,
   noticeSubject,
   serveRpc,
-} from '@voice/shared';
-import { afterEach, describe, expect, it } from 'vitest';
-import { AgentSnapshots } from '../src/app/agent-snapshots';
+} from '../src/index';
 
 const log = createLogger({ level: 'silent', name: 'test' });
 const ACCOUNT = randomUUID();
@@ -77,16 +78,26 @@ function agentService(bus: Bus) {
   return service;
 }
 
-describe('AgentSnapshots: the call service’s copies of agents', () => {
+/** The call service's use: the agent a call is placed with. */
+function snapshotsOver(bus: Bus, options: ConstructorParameters<typeof AgentCopies>[3] = {}) {
+  return new AgentCopies(
+    bus,
+    log,
+    (ctx, agentId) => callRpc(bus, AGENT.snapshot, { agent_id: agentId }, ctx),
+    options,
+  );
+}
+
+describe('AgentCopies: copies of agents kept between requests', () => {
   const buses: Bus[] = [];
   afterEach(async () => {
     await Promise.all(buses.splice(0).map((bus) => bus.close()));
   });
-  function setup(options: ConstructorParameters<typeof AgentSnapshots>[2] = {}) {
+  function setup(options: ConstructorParameters<typeof AgentCopies>[3] = {}) {
     const bus = new InProcessBus({ requestTimeoutMs: 2_000, log });
     buses.push(bus);
     const service = agentService(bus);
-    const snapshots = new AgentSnapshots(bus, log, options);
+    const snapshots = snapshotsOver(bus, options);
     snapshots.listen();
     return { bus, service, snapshots };
   }
@@ -176,7 +187,7 @@ describe('AgentSnapshots: the call service’s copies of agents', () => {
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });
-    const snapshots = new AgentSnapshots(flaky, log);
+    const snapshots = snapshotsOver(flaky);
     const id = randomUUID();
     service.agents.set(id, 'x');
     await snapshots.get(ctx, id);
