@@ -9,6 +9,11 @@ export interface Target {
   body?: string;
   /** Processes whose leftover work must settle before the next run (the platform's). */
   pids?: number[];
+  /**
+   * Waits until the work the run left behind is done (the platform's accepted calls all dialed
+   * and ended); answers what it waited for, for the log.
+   */
+  drain?: () => Promise<string>;
 }
 
 export interface RunResult {
@@ -68,13 +73,17 @@ export async function interleaved(
           result.non2xx || result.errors ? `  non-2xx ${result.non2xx} errors ${result.errors}` : ''
         }`,
       );
-      await settle(target);
+      await settle(target, options.log);
     }
   }
   return results;
 }
 
-async function settle(target: Target): Promise<void> {
+async function settle(target: Target, log?: (s: string) => void): Promise<void> {
+  if (target.drain) {
+    const drained = await target.drain();
+    log?.(`    ${target.name}: ${drained}`);
+  }
   if (target.pids?.length) await waitQuiet(target.pids, 60_000);
   else await sleep(300);
 }

@@ -158,7 +158,7 @@ export function writeReport(path: string, report: Report): void {
     out.push(
       '## POST /v1/call',
       '',
-      'Each call is placed for real: the agent snapshot (a bus request to the agent service), the call row, its first transition and its outbox event in one transaction, then the simulated carrier. Numbers ending 0004 fail at once, so each call also costs its final transition and CALL_ENDED; each run waits for the platform to be idle before the next. (d) inserts one row.',
+      'Each call is placed for real: the agent copy (kept in the call service between calls, dropped when the agent changes), then the call row, its first transition and its outbox event in one statement; the POST answers once that is stored. The call then waits its turn in the call service\u2019s dial queue (CALL_DIALS_PER_SECOND, default 100 per instance, like a trunk\u2019s calls-per-second) and is dialed by the simulated carrier: numbers ending 0004 fail at once, so each call also costs its final transition and CALL_ENDED, relayed to the webhook and campaign consumers. That work goes on during the run at the dial rate; after each run the bench waits until every call of the run has ended (the log shows how many and how long) before the next run starts. (d) inserts one row.',
       '',
       ...runsTable(sec.post),
       '',

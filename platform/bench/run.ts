@@ -302,6 +302,38 @@ function readTargets(
   ];
 }
 
+/**
+ * Accepted calls wait in the call service's dial queue (CALL_DIALS_PER_SECOND) after a run: the
+ * next run starts once every call of the account has ended, so it never competes with the last
+ * one's backlog. Answers how many were left and how long they took.
+ */
+async function untilNoLiveCalls(base: string, key: string): Promise<string> {
+  const started = Date.now();
+  const live = async () => {
+    let total = 0;
+    for (const status of ['initializing', 'ringing', 'in_progress']) {
+      const page = await api<{ data: { total: number } }>(
+        base,
+        'GET',
+        `/v1/calls?status=${status}&page_size=1`,
+        { key },
+      );
+      total += page.data.total;
+    }
+    return total;
+  };
+  const left = await live();
+  let now = left;
+  while (now > 0 && Date.now() - started < 600_000) {
+    await sleep(500);
+    now = await live();
+  }
+  const seconds = (Date.now() - started) / 1000;
+  return `${left} calls still live after the run, all ended after ${seconds.toFixed(1)} s${
+    left > 0 && seconds > 1 ? ` (${(left / seconds).toFixed(0)} calls/s)` : ''
+  }${now > 0 ? `; ${now} STILL LIVE after 600 s` : ''}`;
+}
+
 /** Numbers ending 0004 fail at once (no ringing): each POSTed call costs one more transition. */
 function callBody(agentId: string): string {
   return JSON.stringify({
@@ -330,6 +362,7 @@ function writeTargets(p: Platforms, s: SeededBoth, refs: References): Target[] {
       headers: { ...json, ...auth(s.embedded.writer.key) },
       body: callBody(s.embedded.writer.agentId),
       pids: pids(p.embedded),
+      drain: () => untilNoLiveCalls(p.embedded.url, s.embedded.writer.key),
     },
     {
       name: 'nats',
@@ -338,6 +371,7 @@ function writeTargets(p: Platforms, s: SeededBoth, refs: References): Target[] {
       headers: { ...json, ...auth(s.nats.writer.key) },
       body: callBody(s.nats.writer.agentId),
       pids: pids(p.nats),
+      drain: () => untilNoLiveCalls(p.nats.url, s.nats.writer.key),
     },
   ];
 }
