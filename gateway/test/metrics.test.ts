@@ -264,13 +264,18 @@ describe.each(infraModes())('GET /metrics on the all-in-one process (%s)', (mode
       });
       return got.body.data.status === 'completed' ? true : undefined;
     });
-    const after = await scrape();
+    // A placement is counted once the dispatcher recorded its confirmation, which can come after
+    // a call that ends at once has already completed the campaign.
+    const placed = (e: Awaited<ReturnType<typeof scrape>>) =>
+      e.sum('campaign_placements_total', { result: 'placed' }) -
+      before.sum('campaign_placements_total', { result: 'placed' });
+    const after = await until('every placement counted', async () => {
+      const e = await scrape();
+      return placed(e) >= 4 ? e : undefined;
+    });
     expect(after.sum('campaign_active_calls')).toBe(0);
     expect(after.sum('campaigns_running')).toBe(0);
-    expect(
-      after.sum('campaign_placements_total', { result: 'placed' }) -
-        before.sum('campaign_placements_total', { result: 'placed' }),
-    ).toBe(4);
+    expect(placed(after)).toBe(4);
   });
 
   it('has the process metrics and a role label on every sample, and stays out of the OpenAPI document', async () => {

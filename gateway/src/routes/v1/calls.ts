@@ -21,7 +21,10 @@ export const CALL_ROUTES: RpcRoute[] = [
     summary: 'Make a call',
     description:
       'Places an outbound call with an agent of the account (404 otherwise) and answers at once with the record in ' +
-      '`initializing`; the call then moves through ringing and in_progress to its outcome. Send an ' +
+      '`initializing` once the call is stored. Calls are dialed in the order they were accepted, at most ' +
+      '`CALL_DIALS_PER_SECOND` a second per call service instance (default 100, like a carrier trunk\u2019s ' +
+      'calls-per-second): a burst is accepted at once and waits in `initializing` for its turn. The call then moves ' +
+      'through ringing and in_progress to its outcome. Send an ' +
       '`Idempotency-Key` to make retries safe: a repeat with the same body returns the first response and dials ' +
       'nobody; the same key with another body is a 409. Keys are kept 24 hours per account.',
     body: MakeCallBody,
