@@ -44,6 +44,12 @@ function expectHeaders(res: { headers: Headers }, limit: number): void {
   expect(reset).toBeLessThanOrEqual(now + 61);
 }
 
+/**
+ * Reads with a key: a route answered by the gateway itself, and one whose bus read runs while its
+ * count is in flight (the edge's overlapCharge); both must count, refuse and revoke alike.
+ */
+const KEY_READS = ['/v1/me', '/v1/agents'];
+
 describe.each(infraModes())('rate limits (%s)', (mode) => {
   let t: TestPlatform;
   beforeAll(async () => {
@@ -58,25 +64,36 @@ describe.each(infraModes())('rate limits (%s)', (mode) => {
     expectHeaders(await api(t.url, 'GET', '/v1/me'), 300);
     expectHeaders(await api(t.url, 'GET', '/v1/no-such-route'), 300);
     expectHeaders(await api(t.url, 'GET', '/v1/industries/nowhere/agent-types'), 300);
+    // Reads that ran beside their count: a success, the service's 404, the schema's 422.
+    expectHeaders(await api(t.url, 'GET', '/v1/agents', { key }), 300);
+    const missing = await api(t.url, 'GET', '/v1/agents/00000000-0000-4000-8000-000000000000', { key });
+    expect(missing.status).toBe(404);
+    expectHeaders(missing, 300);
+    const invalid = await api(t.url, 'GET', '/v1/agents/not-a-uuid', { key });
+    expect(invalid.status).toBe(422);
+    expectHeaders(invalid, 300);
   });
 
-  it('allows a free key 60 requests a minute, then 429 with Retry-After', async () => {
-    await windowWithAtLeast(20);
-    const { key } = await keyFor(t, t.url, { name: 'Free', plan: 'free' });
-    for (let i = 1; i <= 60; i++) {
-      const res = await api(t.url, 'GET', '/v1/me', { key });
-      expect(res.status).toBe(200);
-      expect(res.headers.get('x-ratelimit-remaining')).toBe(String(60 - i));
-    }
-    const limited = await api<ErrorEnvelope>(t.url, 'GET', '/v1/me', { key });
-    expect(limited.status).toBe(429);
-    expectHeaders(limited, 60);
-    expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
-    const retryAfter = Number(limited.headers.get('retry-after'));
-    expect(retryAfter).toBeGreaterThanOrEqual(1);
-    expect(retryAfter).toBeLessThanOrEqual(60);
-    expect(limited.body).toMatchObject({ success: false, detail: expect.stringContaining('Rate limit') });
-  });
+  it.each(KEY_READS)(
+    'allows a free key 60 requests a minute, then 429 with Retry-After (%s)',
+    async (path) => {
+      await windowWithAtLeast(20);
+      const { key } = await keyFor(t, t.url, { name: 'Free', plan: 'free' });
+      for (let i = 1; i <= 60; i++) {
+        const res = await api(t.url, 'GET', path, { key });
+        expect(res.status).toBe(200);
+        expect(res.headers.get('x-ratelimit-remaining')).toBe(String(60 - i));
+      }
+      const limited = await api<ErrorEnvelope>(t.url, 'GET', path, { key });
+      expect(limited.status).toBe(429);
+      expectHeaders(limited, 60);
+      expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
+      const retryAfter = Number(limited.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+      expect(limited.body).toMatchObject({ success: false, detail: expect.stringContaining('Rate limit') });
+    },
+  );
 
   it('counts each key on its own budget and honours enterprise limits', async () => {
     await windowWithAtLeast(10);
@@ -90,19 +107,24 @@ describe.each(infraModes())('rate limits (%s)', (mode) => {
     expect(fine.headers.get('x-ratelimit-remaining')).toBe('59');
   });
 
-  it('counts concurrent requests of one key exactly: each its own place in the count', async () => {
-    await windowWithAtLeast(15);
-    const { key } = await keyFor(t, t.url, { name: 'Burst', plan: 'enterprise', rate_limit_per_minute: 40 });
-    const responses = await Promise.all(
-      Array.from({ length: 60 }, () => api(t.url, 'GET', '/v1/me', { key })),
-    );
-    const ok = responses.filter((r) => r.status === 200);
-    expect(ok).toHaveLength(40);
-    expect(responses.filter((r) => r.status === 429)).toHaveLength(20);
-    // Batched or not, every admitted request saw a different remaining budget: 39 down to 0.
-    const remaining = ok.map((r) => Number(r.headers.get('x-ratelimit-remaining'))).sort((a, b) => b - a);
-    expect(remaining).toEqual(Array.from({ length: 40 }, (_, i) => 39 - i));
-  });
+  it.each(KEY_READS)(
+    'counts concurrent requests of one key exactly: each its own place in the count (%s)',
+    async (path) => {
+      await windowWithAtLeast(15);
+      const { key } = await keyFor(t, t.url, {
+        name: 'Burst',
+        plan: 'enterprise',
+        rate_limit_per_minute: 40,
+      });
+      const responses = await Promise.all(Array.from({ length: 60 }, () => api(t.url, 'GET', path, { key })));
+      const ok = responses.filter((r) => r.status === 200);
+      expect(ok).toHaveLength(40);
+      expect(responses.filter((r) => r.status === 429)).toHaveLength(20);
+      // Batched or not, every admitted request saw a different remaining budget: 39 down to 0.
+      const remaining = ok.map((r) => Number(r.headers.get('x-ratelimit-remaining'))).sort((a, b) => b - a);
+      expect(remaining).toEqual(Array.from({ length: 40 }, (_, i) => 39 - i));
+    },
+  );
 
   it("keeps a key's WebSocket counts (plain) and HTTP counts (with the key check) apart when they overlap", async () => {
     await windowWithAtLeast(10);
@@ -166,25 +188,28 @@ describe.runIf(infraModes().includes('nats'))('rate limits across two gateway pr
     await t?.stop();
   });
 
-  it('shares one budget between both instances', async () => {
+  it.each(KEY_READS)('shares one budget between both instances (%s)', async (path) => {
     await windowWithAtLeast(20);
     const [a, b] = gateways.map((g) => g.url!);
     const { key } = await keyFor(t, a!, { name: 'Shared', plan: 'free' });
     for (let i = 0; i < 60; i++) {
-      const res = await api(i % 2 === 0 ? a! : b!, 'GET', '/v1/me', { key });
+      const res = await api(i % 2 === 0 ? a! : b!, 'GET', path, { key });
       expect(res.status).toBe(200);
       expect(res.headers.get('x-ratelimit-remaining')).toBe(String(59 - i));
     }
-    expect((await api(a!, 'GET', '/v1/me', { key })).status).toBe(429);
-    expect((await api(b!, 'GET', '/v1/me', { key })).status).toBe(429);
+    expect((await api(a!, 'GET', path, { key })).status).toBe(429);
+    expect((await api(b!, 'GET', path, { key })).status).toBe(429);
   });
 
-  it('revokes a key on every instance at once', async () => {
+  it.each(KEY_READS)('revokes a key on every instance at once (%s)', async (path) => {
     const [a, b] = gateways.map((g) => g.url!);
     const { key, id } = await keyFor(t, a!, { name: 'Revoke', plan: 'pro' });
-    expect((await api(b!, 'GET', '/v1/me', { key })).status).toBe(200);
+    expect((await api(b!, 'GET', path, { key })).status).toBe(200);
     expect((await api(a!, 'DELETE', `/admin/api-keys/${id}`, { key: t.adminToken })).status).toBe(204);
-    expect((await api(b!, 'GET', '/v1/me', { key })).status).toBe(401);
+    const refused = await api<ErrorEnvelope>(b!, 'GET', path, { key });
+    expect(refused.status).toBe(401);
+    expect(refused.body).toMatchObject({ success: false, detail: 'This API key has been revoked' });
+    expect(refused.body).not.toHaveProperty('data');
   });
 
   it('reaches services over NATS from a separate gateway process', async () => {

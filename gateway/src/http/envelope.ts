@@ -19,6 +19,14 @@ export function envelope<T>(request: FastifyRequest, data: T): SuccessEnvelope<T
   return { data, request_id: request.id, timestamp: new Date().toISOString(), success: true };
 }
 
+/**
+ * The success envelope as JSON around `dataJson`, a reply's own JSON text (see replyJson): the same
+ * text as JSON.stringify(envelope(request, data)), without serialising the data again.
+ */
+export function envelopeJson(request: FastifyRequest, dataJson: string): string {
+  return `{"data":${dataJson},"request_id":${JSON.stringify(request.id)},"timestamp":"${new Date().toISOString()}","success":true}`;
+}
+
 export function errorBody(request: FastifyRequest, detail: string | ValidationIssue[]): ErrorBody {
   return { detail, request_id: request.id, timestamp: new Date().toISOString(), success: false };
 }

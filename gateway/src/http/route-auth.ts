@@ -24,6 +24,11 @@ export const SURFACE: RouteAuth = { kind: 'surface' };
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: RouteAuth;
+    /**
+     * A read-only route (GET or HEAD) whose work may run while its key's rate-limit count is in
+     * flight: nothing is answered before the count is (see the edge).
+     */
+    overlapCharge?: boolean;
   }
   interface FastifyRequest {
     principal: Principal | undefined;

@@ -1,4 +1,11 @@
-import { AppError, type CallContext, Envelope, type RpcContract, type ValidationIssue } from '@voice/shared';
+import {
+  AppError,
+  type CallContext,
+  Envelope,
+  type RpcContract,
+  replyJson,
+  type ValidationIssue,
+} from '@voice/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -6,7 +13,7 @@ import type { GatewayClient } from '../clients/gateway-client';
 import type { GatewayDeps } from '../deps';
 import { IDEMPOTENCY_HEADER, idempotent, requestHash } from '../idempotency/idempotency';
 import { callContext } from './context';
-import { envelope } from './envelope';
+import { envelope, envelopeJson } from './envelope';
 import { principalOf, type RouteAuth } from './route-auth';
 import { BEARER, type ErrorStatus, errorResponses } from './schemas';
 import { issuesFor, RequestValidationError } from './validation';
@@ -102,7 +109,7 @@ function merged({ params, query, body }: RequestParts): unknown {
 
 /**
  * A success answer is the service's reply, already checked against the contract's reply schema by
- * the client (callRpc), in the envelope: encoding it through that schema again (the zod serializer)
+ * the service before sending it (serveRpc), in the envelope: encoding it through that schema again (the zod serializer)
  * changed nothing and cost several percent of every request (BENCHMARKS.md). Errors still go
  * through the zod serializer.
  */
@@ -120,7 +127,8 @@ export function registerRpcRoutes(app: FastifyInstance, deps: GatewayDeps, route
     typed.route({
       method: route.method,
       url: route.url,
-      config: { auth: route.auth },
+      // A GET is one read over the bus: it may run while its key is counted (see the edge).
+      config: { auth: route.auth, overlapCharge: route.method === 'GET' },
       serializerCompiler: (definition) =>
         definition.httpStatus === String(route.status)
           ? toJson
@@ -151,8 +159,13 @@ export function registerRpcRoutes(app: FastifyInstance, deps: GatewayDeps, route
           const data = route.invoke
             ? await route.invoke(client, input, callContext(request))
             : await client.call(route.contract, input, callContext(request));
+          if (route.status === 204) return { status: route.status, body: undefined };
+          // A reply sent on as it came is sent as the text it came in (see replyJson); one that is
+          // changed here or stored for replays is serialised.
+          const text = route.transform || route.invoke || route.idempotent ? undefined : replyJson(data);
+          if (text !== undefined) return { status: route.status, body: envelopeJson(request, text) };
           const body = route.transform ? route.transform(data, deps) : data;
-          return { status: route.status, body: route.status === 204 ? undefined : envelope(request, body) };
+          return { status: route.status, body: envelope(request, body) };
         };
         const key = route.idempotent ? request.headers[IDEMPOTENCY_HEADER] : undefined;
         const outcome =
@@ -166,6 +179,7 @@ export function registerRpcRoutes(app: FastifyInstance, deps: GatewayDeps, route
               )
             : { ...(await run()), replayed: false };
         if (outcome.replayed) reply.header('idempotent-replayed', 'true');
+        if (typeof outcome.body === 'string') reply.type('application/json; charset=utf-8');
         return reply.code(outcome.status).send(outcome.body);
       },
     });

@@ -4,7 +4,9 @@ import fp from 'fastify-plugin';
 import { type AccountStore, effectiveRateLimit, KEY_UNVERIFIED_GRACE_MS } from '../auth/account-store';
 import { parseBearer, sameSecret } from '../auth/keys';
 import { PUBLIC, type RouteAuth } from '../http/route-auth';
+import { toAppError } from '../http/to-app-error';
 import { type RateLimiter, type RateLimitState, rateLimitHeaders } from '../rate-limit/limiter';
+import { prepareError } from './errors';
 
 export interface EdgeOptions {
   accounts: AccountStore;
@@ -32,6 +34,20 @@ type Identity =
   | { anonymous: true };
 
 type Charge = Awaited<ReturnType<typeof chargeRequest>>;
+
+/** What the edge decided about a request whose count ran beside its work: its headers and refusal. */
+interface Verdict {
+  headers: Record<string, number>;
+  refusal: AppError | undefined;
+  retryAfter: number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The count of a request whose work runs meanwhile (overlapCharge); settled before it is answered. */
+    pendingVerdict: Promise<Verdict> | undefined;
+  }
+}
 
 function authorizationHeaderCount(request: FastifyRequest): number {
   const raw = request.raw.rawHeaders;
@@ -147,18 +163,69 @@ function chargeOf(state: RateLimitState): Charge {
 }
 
 /**
+ * A request the edge would let through if its key's count says so: a read-only route that allows
+ * it, a key found, not closing, a known route, the scope held. Anything else is decided first, as
+ * the count can only add a refusal that outranks it (429, or 401 for a revoked key).
+ */
+function canOverlap(
+  request: FastifyRequest,
+  auth: RouteAuth,
+  principal: Principal,
+  options: EdgeOptions,
+): boolean {
+  return (
+    (request.method === 'GET' || request.method === 'HEAD') &&
+    request.routeOptions.config.overlapCharge === true &&
+    auth.kind === 'key' &&
+    !request.is404 &&
+    !options.isClosing() &&
+    (auth.scope === undefined || principal.scopes.includes(auth.scope))
+  );
+}
+
+/** The count of an overlapped request, as the refusal it may turn into (in the edge's order). */
+async function overlappedVerdict(
+  request: FastifyRequest,
+  found: Extract<Identity, { principal: Principal }>,
+  options: EdgeOptions,
+): Promise<Verdict> {
+  try {
+    const { identity, charge } = await chargeKey(request, found, options);
+    return {
+      ...charge,
+      refusal: charge.refusal ?? ('failure' in identity ? identity.failure : undefined),
+    };
+  } catch (error) {
+    return { headers: {}, refusal: toAppError(error, undefined), retryAfter: 0 };
+  }
+}
+
+/**
  * The edge, in order: who is calling, charge their budget (per key, or per client IP for public
  * and unauthenticated requests), then refuse with 429, 401, 403, 404 (no such route: before the
  * body is read) or 503 (shutting down). The budget is charged first so a flood of bad keys is
  * throttled too, and every response carries X-RateLimit-* headers.
+ *
+ * A read-only route (overlapCharge) with a known key runs while its count is in flight, instead of
+ * after it: a GET then waits for one round trip (the longer of the count and its own work) rather
+ * than both in turn. Nothing changes for the client: the answer is held until the count is in, is
+ * replaced by the refusal if the count refuses (429, or 401 for a key revoked meanwhile, whose
+ * read is discarded unseen), and carries the count's headers. Only reads run early, so a refused
+ * request has done nothing.
  */
 export const edgePlugin = fp<EdgeOptions>(
   async (app: FastifyInstance, options) => {
     app.decorateRequest('principal', undefined);
     app.decorateRequest('surfaceRefusal', undefined);
+    app.decorateRequest('pendingVerdict', undefined);
     app.addHook('onRequest', async (request, reply) => {
       const auth = request.routeOptions.config.auth ?? PUBLIC;
       const found = await identify(request, auth, options);
+      if ('principal' in found && canOverlap(request, auth, found.principal, options)) {
+        request.principal = found.principal;
+        request.pendingVerdict = overlappedVerdict(request, found, options);
+        return;
+      }
       const { identity, charge } =
         'principal' in found
           ? await chargeKey(request, found, options)
@@ -185,6 +252,20 @@ export const edgePlugin = fp<EdgeOptions>(
         throw new AppError('FORBIDDEN', `This API key lacks the ${auth.scope} scope`);
       }
       request.principal = principal;
+    });
+    // Every answer passes here, success or error, so an overlapped request is never answered early.
+    app.addHook('onSend', async (request, reply, payload) => {
+      const pending = request.pendingVerdict;
+      if (!pending) return payload;
+      request.pendingVerdict = undefined;
+      const verdict = await pending;
+      reply.headers(verdict.headers);
+      if (!verdict.refusal) return payload;
+      if (verdict.refusal.code === 'RATE_LIMITED') reply.header('retry-after', verdict.retryAfter);
+      if (verdict.refusal.status >= 500) {
+        request.log.error({ err: verdict.refusal, code: verdict.refusal.code }, 'request failed');
+      }
+      return JSON.stringify(prepareError(request, reply, verdict.refusal));
     });
   },
   { name: 'edge', dependencies: ['errors'] },

@@ -1,16 +1,18 @@
 import { AppError } from '@voice/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { errorBody } from '../http/envelope';
+import { type ErrorBody, errorBody } from '../http/envelope';
 import { toAppError } from '../http/to-app-error';
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
+  return reply.send(prepareError(request, reply, error));
+}
+
+/** Sets an error answer's status and headers on `reply`; returns its body, for whoever sends it. */
+export function prepareError(request: FastifyRequest, reply: FastifyReply, error: AppError): ErrorBody {
   if (error.status === 401) reply.header('www-authenticate', 'Bearer realm="voice-api"');
-  return reply
-    .code(error.status)
-    .header('x-request-id', request.id)
-    .type('application/json; charset=utf-8')
-    .send(errorBody(request, error.detail));
+  reply.code(error.status).header('x-request-id', request.id).type('application/json; charset=utf-8');
+  return errorBody(request, error.detail);
 }
 
 /** Maps every failure to decisions.md's error envelope; 5xx are logged in full, answered without internals. */
