@@ -187,4 +187,42 @@ describe.runIf(infraModes().includes('nats'))('call service restart mid-call (NA
     },
     40_000,
   );
+
+  it('dials the calls that were still waiting in a killed instance’s dial queue, each once', async () => {
+    // A trunk of one call a second: most of a burst is still waiting when the instance dies.
+    await callService.stop('SIGTERM');
+    callService = await spawnService('call', { ...env, CALL_DIALS_PER_SECOND: '1' });
+    const burst = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        api<Envelope<Call>>(gateway.url!, 'POST', '/v1/call', {
+          key,
+          body: { agent_id: agentId, source_number: FROM, phone_number: `+141555530${i}0` },
+        }),
+      ),
+    );
+    const placed = burst.map((res) => {
+      expect(res.status, res.text).toBe(201);
+      return res.body.data.id;
+    });
+    const waiting = await sql<{ id: string }[]>`
+      SELECT id FROM call.calls WHERE id = ANY(${placed}::uuid[]) AND dialed_at IS NULL`;
+    expect(waiting.length, 'calls waiting to be dialed when the instance is killed').toBeGreaterThan(2);
+    const killedAt = new Date();
+    expect(await callService.stop('SIGKILL')).toBeNull();
+
+    callService = await startCallService();
+    const finished = await waitForAll(placed, 'completed', 30_000);
+    const dialed = await sql<{ id: string; dialed_at: Date }[]>`
+      SELECT id, dialed_at FROM call.calls WHERE id = ANY(${waiting.map((w) => w.id)}::uuid[])`;
+    for (const row of dialed) expect(row.dialed_at.getTime()).toBeGreaterThanOrEqual(killedAt.getTime());
+    expect(finished.every((call) => call.call_end_reason === 'conversation_completed')).toBe(true);
+    await delay(1000);
+    const transitions = await sql<{ call_id: string; status: string }[]>`
+      SELECT call_id, status FROM call.call_transitions
+      WHERE call_id = ANY(${placed}::uuid[]) ORDER BY call_id, sequence`;
+    for (const id of placed) {
+      expect(transitions.filter((r) => r.call_id === id).map((r) => r.status)).toEqual(LIFECYCLE);
+      expect(stored.get(id), `CALL_ENDED of ${id} in the stream`).toEqual([id]);
+    }
+  }, 60_000);
 });

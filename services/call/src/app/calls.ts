@@ -112,6 +112,7 @@ export class CallsApp {
       if (existing) return toCall(existing, null);
     }
     const agent = await this.options.agents.get(ctx, body.agent_id);
+    const now = new Date();
     const row = newCallRow(
       accountId,
       {
@@ -122,13 +123,13 @@ export class CallsApp {
         phone_number: body.phone_number,
         source_number: body.source_number,
         metadata: body.metadata ?? null,
-        started_at: new Date(),
+        started_at: now,
         prompt_version_id: agent.prompt_version_id,
         prompt_hash: agent.prompt_hash,
         owner: this.options.instanceId,
-        lease_until: new Date(Date.now() + this.options.leaseSeconds * 1000),
+        lease_until: new Date(now.getTime() + this.options.leaseSeconds * 1000),
       },
-      new Date(),
+      now,
     );
     const placed = await callRepository.place(this.options.sql, row, eventEnvelope(statusEvent(row, null)));
     if (!placed) return this.placedAlready(accountId, body.id);

@@ -38,8 +38,7 @@ export function newCallRow(accountId: string, call: NewCall, createdAt: Date): C
     account_id: accountId,
     status: 'initializing',
     sequence: 1,
-    // Milliseconds, as the column default and the API have them.
-    created_at: new Date(createdAt.getTime()),
+    created_at: createdAt,
     dialed_at: null,
     answered_at: null,
     ended_at: null,
