@@ -20,6 +20,7 @@ import {
   type Sql,
   type StreamDefinition,
   startOutboxRelay,
+  transaction,
 } from '../src/index';
 import {
   createTestDatabase,
@@ -137,7 +138,7 @@ describe.each(infraModes())('outbox relay (%s)', (mode) => {
   }
 
   function emit(n: number) {
-    return sql.begin((tx) =>
+    return transaction(sql, (tx) =>
       enqueueEvent(tx, schema, { subject: SUBJECT, data: { n }, accountId: 'acc_test' }),
     );
   }
@@ -148,10 +149,10 @@ describe.each(infraModes())('outbox relay (%s)', (mode) => {
     return row!.count;
   }
 
-  it('delivers an event committed with its state change, woken by NOTIFY rather than polling', async () => {
+  it('delivers an event committed with its state change, woken at commit rather than by polling', async () => {
     const received = await consume();
     await relay({ pollIntervalMs: 60_000 });
-    const envelope = await sql.begin((tx) =>
+    const envelope = await transaction(sql, (tx) =>
       enqueueEvent(tx, schema, {
         subject: SUBJECT,
         data: { n: 1 },
@@ -172,6 +173,15 @@ describe.each(infraModes())('outbox relay (%s)', (mode) => {
       data: { n: 1 },
     });
     await vi.waitFor(async () => expect(await unpublished()).toBe(0), WAIT);
+  });
+
+  it('relays an event written outside `transaction` at the next poll', async () => {
+    const received = await consume();
+    await relay({ pollIntervalMs: 200 });
+    const plain = await sql.begin((tx) =>
+      enqueueEvent(tx, schema, { subject: SUBJECT, data: { n: 7 }, accountId: 'acc_1' }),
+    );
+    await vi.waitFor(() => expect(received.map((m) => m.id)).toContain(plain.id), WAIT);
   });
 
   it('never delivers the event of a rolled-back transaction', async () => {

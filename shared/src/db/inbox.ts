@@ -1,4 +1,5 @@
 import { assertIdentifier, type Sql, type TransactionSql } from './connect';
+import { transaction } from './outbox';
 
 export type ProcessOnceResult<T> = { duplicate: true } | { duplicate: false; value: T };
 
@@ -17,7 +18,7 @@ export async function processOnce<T>(
 ): Promise<ProcessOnceResult<T>> {
   const table = assertIdentifier(schema);
   // Wrapped in a box so postgres.js's result-unwrapping types never see T itself.
-  const box = await sql.begin(async (tx) => {
+  const box = await transaction(sql, async (tx) => {
     const inserted = await tx`
       insert into ${tx(table)}.processed_events (consumer, event_id) values (${consumer}, ${eventId})
       on conflict do nothing returning 1`;

@@ -15,16 +15,40 @@ export interface NewEvent<T> {
   id?: string;
 }
 
-/** The NOTIFY channel the relay of `schema` listens on. */
-export function outboxChannel(schema: string): string {
-  return `${assertIdentifier(schema)}_outbox`;
+/**
+ * The relays running in this process, by schema. A writer wakes its own service's relay once its
+ * transaction committed, rather than with a NOTIFY: PostgreSQL serialises the commits of every
+ * transaction that sends a NOTIFY (a database-wide lock held through the WAL flush), which held
+ * every service's writes to one commit per disk flush. A relay of another process (a replica)
+ * finds the rows at its next poll; the writer's own relay takes them at once.
+ */
+const relaysBySchema = new Map<string, Set<() => void>>();
+
+/** Wakes this process's relays of `schema`: call after committing outbox rows of that schema. */
+export function wakeOutboxRelays(schema: string): void {
+  for (const wake of relaysBySchema.get(schema) ?? []) wake();
 }
 
+/** Schemas whose outbox a transaction wrote to, woken when it commits (see `transaction`). */
+const wroteOutbox = new WeakMap<TransactionSql, Set<string>>();
+
 /**
- * Records an event in the same transaction as the state change it describes: it is relayed if
- * and only if the transaction commits. The NOTIFY is transactional too, so the relay wakes at
- * commit and never for a rolled-back event.
+ * `sql.begin` that wakes the relays of the outboxes the transaction wrote to (enqueueEvent) once
+ * it committed. Events written in a plain `sql.begin` are relayed all the same, at the relay's
+ * next poll.
  */
+export async function transaction<T>(sql: Sql, work: (tx: TransactionSql) => Promise<T>): Promise<T> {
+  let used: TransactionSql | undefined;
+  // Boxed so postgres.js's result-unwrapping types never see T itself.
+  const box = await sql.begin(async (tx) => {
+    used = tx;
+    return { value: await work(tx) };
+  });
+  const schemas = used && wroteOutbox.get(used);
+  if (schemas) for (const schema of schemas) wakeOutboxRelays(schema);
+  return box.value;
+}
+
 /** The envelope an event is stored and published in. */
 export function eventEnvelope<T>(event: NewEvent<T>): EventOf<T> {
   return {
@@ -39,7 +63,7 @@ export function eventEnvelope<T>(event: NewEvent<T>): EventOf<T> {
 /**
  * The outbox insert of `envelope` as a fragment of a larger statement, written only where
  * `condition` holds: a state change and its event in one statement (one round trip, atomic
- * without a transaction). Returns the queued id, for `select pg_notify(...) from <it>`.
+ * without a transaction; call wakeOutboxRelays after it). Returns the queued id.
  */
 export function outboxInsert(
   sql: postgres.Sql | TransactionSql,
@@ -57,8 +81,7 @@ export function outboxInsert(
 
 /**
  * Records an event in the same transaction as the state change it describes: it is relayed if
- * and only if the transaction commits. The NOTIFY is transactional too, so the relay wakes at
- * commit and never for a rolled-back event.
+ * and only if the transaction commits. Run in `transaction`, the relay is woken at commit.
  */
 export async function enqueueEvent<T>(
   tx: TransactionSql,
@@ -66,12 +89,10 @@ export async function enqueueEvent<T>(
   event: NewEvent<T>,
 ): Promise<EventOf<T>> {
   const envelope = eventEnvelope(event);
-  // One round trip: the row and the wake-up (delivered at commit, like any NOTIFY in a
-  // transaction). Not `tx.notify`: postgres.js runs that on the pool, outside the transaction, and
-  // it deadlocks once every pooled connection is inside such a transaction (porsager/postgres#966).
-  await tx`
-    with queued as (${outboxInsert(tx, schema, envelope as EventOf<unknown>, tx`true`, event.headers)})
-    select pg_notify(${outboxChannel(schema)}, '') from queued`;
+  await tx`${outboxInsert(tx, schema, envelope as EventOf<unknown>, tx`true`, event.headers)}`;
+  const schemas = wroteOutbox.get(tx) ?? new Set<string>();
+  schemas.add(schema);
+  wroteOutbox.set(tx, schemas);
   return envelope;
 }
 
@@ -82,7 +103,10 @@ export interface OutboxRelayOptions {
   log: Logger;
   /** Streams the relayed subjects belong to; ensured once before the first publish. */
   streams: StreamDefinition[];
-  /** Fallback poll when no NOTIFY arrives (lost connection, retries after a failed publish). */
+  /**
+   * Poll when nothing wakes the relay: rows written outside `transaction` or by another process,
+   * retries after a failed publish.
+   */
   pollIntervalMs?: number;
   batchSize?: number;
   /** Longest wait for the bus to take one event; the claim lease outlasts it. */
@@ -148,7 +172,7 @@ class Relay implements OutboxRelay {
   private wakeRequested = false;
   private wakeUp: (() => void) | undefined;
   private loopDone: Promise<void> = Promise.resolve();
-  private listener: { unlisten(): Promise<void> } | undefined;
+  private readonly onWake = () => this.wake();
   private lastCleanup = 0;
 
   constructor(private readonly options: OutboxRelayOptions) {
@@ -161,21 +185,15 @@ class Relay implements OutboxRelay {
   async start(): Promise<void> {
     const { bus, sql, schema, log, streams } = this.options;
     for (const stream of streams) await bus.ensureStream(stream);
-    try {
-      // onlisten runs again after postgres.js re-listens on a new connection: catch up then.
-      this.listener = await sql.listen(
-        outboxChannel(schema),
-        () => this.wake(),
-        () => this.wake(),
-      );
-    } catch (error) {
-      log.warn({ err: error, schema }, 'outbox LISTEN failed; relying on polling');
-    }
+    const local = relaysBySchema.get(this.schema) ?? new Set();
+    local.add(this.onWake);
+    relaysBySchema.set(this.schema, local);
     this.loopDone = this.loop();
   }
 
   async stop(): Promise<void> {
     this.running = false;
+    relaysBySchema.get(this.schema)?.delete(this.onWake);
     this.wakeUp?.();
     if (!(await waitAtMost(this.loopDone, this.stopTimeoutMs))) {
       // The loop finishes on its own (its publishes time out at the latest); until then it may
@@ -185,7 +203,6 @@ class Relay implements OutboxRelay {
         'outbox relay stopped with publishes unconfirmed; their rows are relayed again after the lease',
       );
     }
-    await this.listener?.unlisten().catch(() => undefined);
   }
 
   private wake(): void {

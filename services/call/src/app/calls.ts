@@ -16,6 +16,7 @@ import {
   requireAccount,
   type Sql,
   toPage,
+  transaction,
 } from '@voice/shared';
 import type {
   CallSession,
@@ -228,7 +229,7 @@ export class CallsApp {
     }
     // Someone else moved the call (a reaper, a driver that took it over), or this driver does not
     // know it: decide under the row lock from what is stored.
-    const entered = await this.options.sql.begin(async (tx) => {
+    const entered = await transaction(this.options.sql, async (tx) => {
       const row = await callRepository.lock(tx, callId);
       if (!row) return undefined;
       const changes = transitionFor(row, event);
@@ -256,7 +257,7 @@ export class CallsApp {
    * it had (answer time, transcript so far).
    */
   async endStuck(callId: string): Promise<void> {
-    const ended = await this.options.sql.begin(async (tx) => {
+    const ended = await transaction(this.options.sql, async (tx) => {
       const row = await callRepository.lock(tx, callId);
       if (!row || isFinal(row.status)) return false;
       const now = new Date();

@@ -1,12 +1,12 @@
 import {
   type CallFilters,
   type EventOf,
-  outboxChannel,
   outboxInsert,
   type PageQuery,
   pageTotal,
   type Sql,
   type TransactionSql,
+  wakeOutboxRelays,
 } from '@voice/shared';
 import type { CallRow } from './call-rows';
 
@@ -102,8 +102,10 @@ export const callRepository = {
         INSERT INTO call.call_transitions (call_id, sequence, status, at)
         SELECT id, 1, 'initializing', started_at FROM placed
       ), queued AS (${outboxInsert(sql, 'call', event, sql`EXISTS (SELECT 1 FROM placed)`)})
-      SELECT queued.id, pg_notify(${outboxChannel('call')}, '') FROM queued`;
-    return written.length === 1;
+      SELECT id FROM queued`;
+    if (written.length === 0) return false;
+    wakeOutboxRelays('call');
+    return true;
   },
 
   /**
@@ -187,8 +189,10 @@ export const callRepository = {
         SELECT id, ${to.sequence}, ${to.status}, ${at} FROM changed
       ), queued AS (${outboxInsert(sql, 'call', first!, moved)})
       ${second ? sql`, queued_too AS (${outboxInsert(sql, 'call', second, moved)})` : sql``}
-      SELECT changed.id, pg_notify(${outboxChannel('call')}, '') FROM changed`;
-    return written.length === 1;
+      SELECT id FROM changed`;
+    if (written.length === 0) return false;
+    wakeOutboxRelays('call');
+    return true;
   },
 
   /** Applies a transition and records it; the caller holds the row lock. */

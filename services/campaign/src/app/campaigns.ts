@@ -19,6 +19,7 @@ import {
   type Sql,
   type TransactionSql,
   toPage,
+  transaction,
 } from '@voice/shared';
 import { campaignRepository } from '../db/campaign-repository';
 import { type CampaignRow, toCampaign, toContact } from '../db/campaign-rows';
@@ -69,7 +70,7 @@ export class CampaignsApp {
 
   /** Step 3: duplicates skipped, scheduled or running, first progress event. Repeatable. */
   async start(accountId: string, campaignId: string, total: number): Promise<Campaign> {
-    const row = await this.options.sql.begin(async (tx) => {
+    const row = await transaction(this.options.sql, async (tx) => {
       const draft = await campaignRepository.lock(tx, accountId, campaignId);
       if (!draft) throw notFound();
       if (draft.status !== 'draft') return draft;
@@ -116,7 +117,7 @@ export class CampaignsApp {
 
   /** Pause, resume or cancel; a move decisions.md does not allow is a 409 naming the status. */
   async operate(accountId: string, campaignId: string, operation: Operation): Promise<Campaign> {
-    const row = await this.options.sql.begin(async (tx) => {
+    const row = await transaction(this.options.sql, async (tx) => {
       const current = await campaignRepository.lock(tx, accountId, campaignId);
       if (!current || current.status === 'draft') throw notFound();
       const move = moveFor(operation, current.status);
@@ -160,7 +161,7 @@ export class CampaignsApp {
 
   /** A placement the call service refused for good: the contact fails, its slot is free again. */
   async failAttempt(accountId: string, campaignId: string, callId: string, reason: string): Promise<boolean> {
-    const failed = await this.options.sql.begin(async (tx) => {
+    const failed = await transaction(this.options.sql, async (tx) => {
       const campaign = await campaignRepository.lock(tx, accountId, campaignId);
       if (!campaign) return false;
       const contact = await contactRepository.findInFlight(tx, campaignId, callId);

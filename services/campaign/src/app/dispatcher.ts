@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, type Bus, CALL, callRpc, type Logger, PollLoop, type Sql } from '@voice/shared';
+import {
+  AppError,
+  type Bus,
+  CALL,
+  callRpc,
+  type Logger,
+  PollLoop,
+  type Sql,
+  transaction,
+} from '@voice/shared';
 import { campaignRepository } from '../db/campaign-repository';
 import type { ContactRowDb } from '../db/campaign-rows';
 import { contactRepository } from '../db/contact-repository';
@@ -100,7 +109,7 @@ export class Dispatcher {
 
   /** scheduled -> running once start_at has come. */
   private async startDueScheduled(): Promise<void> {
-    const started = await this.options.sql.begin(async (tx) => {
+    const started = await transaction(this.options.sql, async (tx) => {
       const due = await campaignRepository.lockDueScheduled(tx, BATCH);
       for (const row of due) {
         const running = await campaignRepository.update(tx, row.id, {
@@ -115,7 +124,7 @@ export class Dispatcher {
   }
 
   private async dispatch(campaignId: string): Promise<void> {
-    const claimed = await this.options.sql.begin(async (tx) => {
+    const claimed = await transaction(this.options.sql, async (tx) => {
       const campaign = await campaignRepository.lockRunning(tx, campaignId);
       if (!campaign) return [];
       const inFlight = await contactRepository.inFlight(tx, campaignId);
