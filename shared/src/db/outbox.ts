@@ -183,7 +183,7 @@ class Relay implements OutboxRelay {
   }
 
   async start(): Promise<void> {
-    const { bus, sql, schema, log, streams } = this.options;
+    const { bus, streams } = this.options;
     for (const stream of streams) await bus.ensureStream(stream);
     const local = relaysBySchema.get(this.schema) ?? new Set();
     local.add(this.onWake);
