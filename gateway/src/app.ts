@@ -49,6 +49,11 @@ const JSON_TYPES = ['application/json', /^application\/[\w.-]+\+json$/] as const
 export interface GatewayOptions {
   bus: Bus;
   sql: Sql;
+  /**
+   * Where rate-limit counts are written: counts a database crash may lose, so their commits need
+   * not wait for the disk (a pool with synchronous_commit off). Default: `sql`.
+   */
+  rateLimitSql?: Sql;
   log: Logger;
   adminToken: string | undefined;
   /** Fastify's trustProxy: false, a hop count, or proxy addresses/CIDRs. Never "trust everyone". */
@@ -93,7 +98,7 @@ function frameworkErrors(limiter: RateLimiter): FastifyServerOptions['frameworkE
 }
 
 export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
-  const limiter = new RateLimiter(options.sql, options.log);
+  const limiter = new RateLimiter(options.rateLimitSql ?? options.sql, options.log);
   const refuseMalformed = clientErrorHandler(limiter, options.log);
   const app = Fastify({
     loggerInstance: options.log as FastifyBaseLogger,

@@ -24,6 +24,8 @@ export interface Infrastructure {
   databaseUrl: string;
   /** Opens a pool for one component; each owns its pool so one busy service can't starve another. */
   openSql(component: string): Sql;
+  /** A small pool of a component for bookkeeping whose commits need not wait for the disk. */
+  openBookkeepingSql(component: string): Sql;
   /**
    * Closes the bus, then every pool, then stops the embedded PostgreSQL: each step runs even when
    * an earlier one failed; failures are logged and rethrown together at the end.
@@ -86,6 +88,16 @@ export async function openInfrastructure(
         max: config.DATABASE_POOL_SIZE,
         log: log.child({ component }),
         applicationName: `voice-${component}`,
+      });
+      pools.push(sql);
+      return sql;
+    },
+    openBookkeepingSql(component) {
+      const sql = createSql(databaseUrl, {
+        max: 2,
+        log: log.child({ component }),
+        applicationName: `voice-${component}-bookkeeping`,
+        relaxedCommit: true,
       });
       pools.push(sql);
       return sql;

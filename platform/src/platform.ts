@@ -123,6 +123,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       const deps = {
         bus,
         sql: infrastructure.openSql(component),
+        bookkeepingSql: infrastructure.openBookkeepingSql(component),
         log: log.child({ service: component }),
         config: serviceConfig,
         metrics,
@@ -141,6 +142,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       gateway = await buildGateway({
         bus,
         sql,
+        rateLimitSql: infrastructure.openBookkeepingSql('gateway'),
         metrics,
         serveMetrics: metricsOnApiPort,
         log: log.child({ service: 'gateway' }),

@@ -52,6 +52,7 @@ export function createCallService(deps: ServiceDeps, options: CallServiceOptions
       () =>
         startOutboxRelay({
           sql: deps.sql,
+          bookkeepingSql: deps.bookkeepingSql,
           schema: 'call',
           bus: deps.bus,
           log: deps.log,

@@ -44,6 +44,7 @@ export function createCampaignService(
       () =>
         startOutboxRelay({
           sql: deps.sql,
+          bookkeepingSql: deps.bookkeepingSql,
           schema: 'campaign',
           bus: deps.bus,
           log: deps.log,

@@ -17,6 +17,12 @@ export interface CreateSqlOptions {
   connectTimeoutSeconds?: number;
   /** Seconds before an idle pooled connection is closed. */
   idleTimeoutSeconds?: number;
+  /**
+   * Commits return before their WAL reaches the disk (synchronous_commit off): for bookkeeping a
+   * crash of the database may lose without harm (rate-limit counts, outbox publish marks), so it
+   * does not wait for, or queue behind, the disk flushes of the writes that must be durable.
+   */
+  relaxedCommit?: boolean;
 }
 
 /** Identifiers we interpolate into SQL text (schema names) must match this. */
@@ -35,7 +41,10 @@ export function createSql(url: string, options: CreateSqlOptions): Sql {
     idle_timeout: options.idleTimeoutSeconds ?? 30,
     // Server notices ("relation already exists, skipping" and the like) are noise at info level.
     onnotice: (notice) => log.debug({ notice: notice.message }, 'postgres notice'),
-    connection: { application_name: options.applicationName },
+    connection: {
+      application_name: options.applicationName,
+      ...(options.relaxedCommit ? { synchronous_commit: 'off' } : {}),
+    },
   });
 }
 

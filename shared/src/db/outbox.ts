@@ -98,6 +98,11 @@ export async function enqueueEvent<T>(
 
 export interface OutboxRelayOptions {
   sql: Sql;
+  /**
+   * For claims and publish marks, whose loss in a database crash only means an event published
+   * again (deduplicated by its id): a pool whose commits do not wait for the disk. Default `sql`.
+   */
+  bookkeepingSql?: Sql | undefined;
   schema: string;
   bus: Bus;
   log: Logger;
@@ -246,7 +251,7 @@ class Relay implements OutboxRelay {
     const outcomes = await Promise.allSettled(rows.map((row) => this.publish(row)));
     const published = rows.filter((_, i) => outcomes[i]!.status === 'fulfilled').map((row) => row.id);
     if (published.length > 0) {
-      const { sql } = this.options;
+      const sql = this.options.bookkeepingSql ?? this.options.sql;
       await sql`update ${sql(this.schema)}.outbox set published_at = now(), lease_until = null
         where id = any(${published}::uuid[])`;
     }
@@ -257,7 +262,7 @@ class Relay implements OutboxRelay {
   }
 
   private async claim(): Promise<OutboxRow[]> {
-    const { sql } = this.options;
+    const sql = this.options.bookkeepingSql ?? this.options.sql;
     const leaseSeconds = (this.publishTimeoutMs + 30_000) / 1000;
     const rows = await sql<OutboxRow[]>`
       update ${sql(this.schema)}.outbox o

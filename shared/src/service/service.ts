@@ -11,6 +11,11 @@ import type { Metrics } from '../metrics/metrics';
 export interface ServiceDeps {
   bus: Bus;
   sql: Sql;
+  /**
+   * For writes a database crash may lose without harm (outbox claims and publish marks: a lost
+   * one means an event published again, which its id dedupes); absent, `sql` is used.
+   */
+  bookkeepingSql?: Sql;
   log: Logger;
   /** The parsed operator configuration (decisions.md, "Operator interface"). */
   config: Config;

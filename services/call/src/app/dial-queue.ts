@@ -14,6 +14,12 @@ export interface DialQueueOptions {
 
 /** How long a failed batch waits before it is tried again. */
 const RETRY_AFTER_MS = 500;
+/**
+ * Least time between two batches: under a steady stream, calls are marked dialed a few per
+ * statement instead of one statement (and one commit) each. The first call after a quiet spell
+ * goes at once.
+ */
+const BATCH_GAP_MS = 50;
 
 /**
  * Accepted calls wait here, in order, for their turn at the carrier: a token bucket of
@@ -29,6 +35,7 @@ export class DialQueue {
   private head = 0;
   private tokens: number;
   private refilledAt = Date.now();
+  private lastBatchAt = 0;
   private timer: NodeJS.Timeout | undefined;
   private batch: Promise<void> | undefined;
   private stopped = false;
@@ -45,7 +52,7 @@ export class DialQueue {
     if (this.stopped || this.queued.has(row.id)) return;
     this.queued.add(row.id);
     this.waiting.push(row);
-    this.schedule(0);
+    this.schedule(Math.max(0, this.lastBatchAt + BATCH_GAP_MS - Date.now()));
   }
 
   ids(): string[] {
@@ -91,6 +98,7 @@ export class DialQueue {
       return;
     }
     this.tokens -= count;
+    this.lastBatchAt = Date.now();
     const rows = this.waiting.slice(this.head, this.head + count);
     this.head += count;
     for (const row of rows) this.queued.delete(row.id);
@@ -109,7 +117,7 @@ export class DialQueue {
       )
       .then((delay) => {
         this.batch = undefined;
-        if (this.size > 0) this.schedule(delay);
+        if (this.size > 0) this.schedule(Math.max(delay, this.lastBatchAt + BATCH_GAP_MS - Date.now()));
       });
   }
 
