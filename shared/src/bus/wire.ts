@@ -30,6 +30,12 @@ const SUCCESS_PREFIX = '{"ok":true,"data":';
  * object again: for a reply of a few KB that was a measurable share of the gateway (BENCHMARKS.md).
  */
 const replyText = new WeakMap<object, string>();
+/**
+ * Larger replies (export chunks, pages of long calls) are never sent on unchanged, and keeping
+ * their text alive beside the parsed value doubled what each one held: the gateway's RSS during
+ * a 100,000-call export grew by 150 MB instead of 18 MB.
+ */
+const REPLY_TEXT_MAX_CHARS = 64 * 1024;
 
 export function encodeSuccess(data: unknown): EncodedReply {
   // Written out rather than JSON.stringify({ ok, data }), so the value's text is known to sit
@@ -62,7 +68,12 @@ export function decodeReply(subject: string, body: string): unknown {
   if (envelope.ok) {
     const { data } = envelope;
     // Every success body is built by encodeSuccess (bus peers are the platform's own services).
-    if (data !== null && typeof data === 'object' && body.startsWith(SUCCESS_PREFIX)) {
+    if (
+      data !== null &&
+      typeof data === 'object' &&
+      body.length <= REPLY_TEXT_MAX_CHARS &&
+      body.startsWith(SUCCESS_PREFIX)
+    ) {
       replyText.set(data, body.slice(SUCCESS_PREFIX.length, -1));
     }
     return data;
