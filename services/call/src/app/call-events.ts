@@ -11,15 +11,18 @@ import type { z } from 'zod';
 import { type CallRow, isFinal, toCall } from '../db/call-rows';
 
 /**
- * Records a transition's event in the same transaction as the transition (outbox). It carries the
- * call record as it now is, so live subscribers (GraphQL, tRPC) need no read per event.
+ * Records a transition's events in the same transaction as the transition (outbox): its status
+ * event, which carries the call record as it now is (so live subscribers need no read per event),
+ * and, on the final transition, the call's one CALL_ENDED.
  */
-export async function recordStatusEvent(
+export async function recordTransitionEvents(
   tx: TransactionSql,
   row: CallRow,
-  previous: CallRow['status'] | null,
+  previous: CallRow['status'],
 ): Promise<void> {
-  await enqueueEvent(tx, 'call', statusEvent(row, previous));
+  const [status, ended] = transitionEvents(row, previous);
+  await enqueueEvent(tx, 'call', status);
+  if (ended) await enqueueEvent(tx, 'call', ended);
 }
 
 /** The status event of `row`'s latest transition (from `previous`). */
@@ -43,11 +46,7 @@ export function statusEvent(
 }
 
 /** The one CALL_ENDED of a call: written with its final transition, so it exists iff the call ended. */
-export async function recordEndedEvent(tx: TransactionSql, row: CallRow, call: Call): Promise<void> {
-  await enqueueEvent(tx, 'call', endedEvent(row, call));
-}
-
-export function endedEvent(row: CallRow, call: Call): NewEvent<{ call: Call }> {
+function endedEvent(row: CallRow, call: Call): NewEvent<{ call: Call }> {
   return {
     subject: eventSubject(EVENTS.callEnded, row.account_id, row.id),
     accountId: row.account_id,
@@ -58,8 +57,13 @@ export function endedEvent(row: CallRow, call: Call): NewEvent<{ call: Call }> {
 }
 
 /** The events of the transition `previous` -> `row`: its status event, and CALL_ENDED if final. */
-export function transitionEvents(row: CallRow, previous: CallRow['status']): NewEvent<unknown>[] {
-  const events: NewEvent<unknown>[] = [statusEvent(row, previous)];
-  if (isFinal(row.status)) events.push(endedEvent(row, toCall(row, null)));
-  return events;
+export function transitionEvents(
+  row: CallRow,
+  previous: CallRow['status'],
+): TransitionEvents<NewEvent<unknown>> {
+  const status: NewEvent<unknown> = statusEvent(row, previous);
+  return isFinal(row.status) ? [status, endedEvent(row, toCall(row, null))] : [status];
 }
+
+/** A transition's status event, then its CALL_ENDED when it is the final one. */
+export type TransitionEvents<E> = [status: E, ended?: E];

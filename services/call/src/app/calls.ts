@@ -7,6 +7,7 @@ import {
   type Call,
   type CallContext,
   type CallFilters,
+  type EventOf,
   eventEnvelope,
   type Logger,
   type MakeCallBody,
@@ -27,7 +28,7 @@ import type {
 } from '../carrier/index';
 import { callRepository, newCallRow } from '../db/call-repository';
 import { agentCopy, type CallRow, isFinal, toCall } from '../db/call-rows';
-import { recordEndedEvent, recordStatusEvent, statusEvent, transitionEvents } from './call-events';
+import { recordTransitionEvents, statusEvent, type TransitionEvents, transitionEvents } from './call-events';
 import { DialQueue } from './dial-queue';
 import { type CallMetrics, callMetrics } from './metrics';
 import { transitionFor } from './transitions';
@@ -220,7 +221,10 @@ export class CallsApp {
       const changes = transitionFor(known, event);
       if (!changes) return;
       const updated: CallRow = { ...known, ...changes, sequence: known.sequence + 1 };
-      const events = transitionEvents(updated, known.status).map((e) => eventEnvelope(e));
+      const [status, ended] = transitionEvents(updated, known.status);
+      const events: TransitionEvents<EventOf<unknown>> = ended
+        ? [eventEnvelope(status), eventEnvelope(ended)]
+        : [eventEnvelope(status)];
       if (await callRepository.advance(this.options.sql, known, updated, event.at, events)) {
         this.remember(updated);
         this.metrics?.transitioned(updated.status);
@@ -238,8 +242,7 @@ export class CallsApp {
         return undefined;
       }
       const updated = await callRepository.transition(tx, row, changes, event.at);
-      await recordStatusEvent(tx, updated, row.status);
-      if (isFinal(updated.status)) await recordEndedEvent(tx, updated, toCall(updated, null));
+      await recordTransitionEvents(tx, updated, row.status);
       this.remember(updated);
       return updated.status;
     });
@@ -280,8 +283,7 @@ export class CallsApp {
         },
         now,
       );
-      await recordStatusEvent(tx, updated, row.status);
-      await recordEndedEvent(tx, updated, toCall(updated, null));
+      await recordTransitionEvents(tx, updated, row.status);
       return true;
     });
     if (ended) this.metrics?.transitioned('failed');

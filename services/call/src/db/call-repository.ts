@@ -8,6 +8,7 @@ import {
   type TransactionSql,
   wakeOutboxRelays,
 } from '@voice/shared';
+import type { TransitionEvents } from '../app/call-events';
 import type { CallRow } from './call-rows';
 
 type Db = Sql | TransactionSql;
@@ -175,11 +176,10 @@ export const callRepository = {
     from: CallRow,
     to: CallRow,
     at: Date,
-    events: EventOf<unknown>[],
+    [status, ended]: TransitionEvents<EventOf<unknown>>,
   ): Promise<boolean> {
     const values = changedColumns(sql, from, to);
     const moved = sql`EXISTS (SELECT 1 FROM changed)`;
-    const [first, second] = events;
     const written = await sql<{ id: string }[]>`
       WITH changed AS (
         UPDATE call.calls SET ${sql(values as never)} WHERE id = ${from.id} AND sequence = ${from.sequence}
@@ -187,8 +187,8 @@ export const callRepository = {
       ), recorded AS (
         INSERT INTO call.call_transitions (call_id, sequence, status, at)
         SELECT id, ${to.sequence}, ${to.status}, ${at} FROM changed
-      ), queued AS (${outboxInsert(sql, 'call', first!, moved)})
-      ${second ? sql`, queued_too AS (${outboxInsert(sql, 'call', second, moved)})` : sql``}
+      ), queued AS (${outboxInsert(sql, 'call', status, moved)})
+      ${ended ? sql`, queued_too AS (${outboxInsert(sql, 'call', ended, moved)})` : sql``}
       SELECT id FROM changed`;
     if (written.length === 0) return false;
     wakeOutboxRelays('call');
