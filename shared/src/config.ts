@@ -43,6 +43,11 @@ export const ConfigSchema = z.object({
    */
   CALL_DIALS_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(100),
   /**
+   * How far (percent) the V8 heap may grow past what the last full collection kept before the next
+   * one; 0 leaves V8's own policy (up to 4x). Bounds what a burst of short-lived data costs in RSS.
+   */
+  HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(400).default(50),
+  /**
    * Key that signs recording links; every gateway and webhook instance needs the same one.
    * Unset in the embedded default: generated once and kept in DATA_DIR.
    */

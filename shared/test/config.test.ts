@@ -34,6 +34,14 @@ describe('loadConfig', () => {
     expect(isEmbedded(config)).toBe(false);
   });
 
+  it('bounds the heap growth setting (0 = V8 decides), 50 by default', () => {
+    expect(loadConfig({}).HEAP_GROWTH_PERCENT).toBe(50);
+    expect(loadConfig({ HEAP_GROWTH_PERCENT: '0' }).HEAP_GROWTH_PERCENT).toBe(0);
+    expect(loadConfig({ HEAP_GROWTH_PERCENT: '100' }).HEAP_GROWTH_PERCENT).toBe(100);
+    for (const bad of ['-1', '401', '1.5', 'lots'])
+      expect(() => loadConfig({ HEAP_GROWTH_PERCENT: bad })).toThrow(/HEAP_GROWTH_PERCENT/);
+  });
+
   it('takes METRICS_PORT as a port (0 = a free one), unset by default', () => {
     expect(loadConfig({}).METRICS_PORT).toBeUndefined();
     expect(loadConfig({ METRICS_PORT: '0' }).METRICS_PORT).toBe(0);

@@ -1,0 +1,16 @@
+import { setFlagsFromString } from 'node:v8';
+
+/**
+ * Bounds how far V8 lets the old generation grow past what survived the last full collection.
+ *
+ * V8's own policy picks a factor of up to 4x when many short-lived objects are promoted, and a
+ * long export promotes nearly every row postgres.js parses: with a live heap of about 46 MB the
+ * embedded process grew by 150 MB of garbage waiting for a full collection (BENCHMARKS.md, export).
+ * A fixed factor trades a few more full collections for that headroom. `heap_growing_percent` is
+ * read each time V8 recomputes its limits, so setting it at start takes effect for the whole run
+ * whichever way node was launched (`pnpm start`, the cluster supervisor, a container); 0 leaves
+ * V8's own policy.
+ */
+export function applyHeapGrowthPolicy(percent: number): void {
+  if (percent > 0) setFlagsFromString(`--heap-growing-percent=${percent}`);
+}
