@@ -67,8 +67,20 @@ describe.each(infraModes())('migrate (%s PostgreSQL)', (mode) => {
   it('applies the bus tables, then the files in name order, ignoring badly named files', async () => {
     const set = await freshSet(ORDERED_FILES);
     const result = await migrate(sql, set, log);
-    expect(result.applied).toEqual(['000_bus', '001_items', '002_add_name', '010_index']);
-    expect(await recorded(set.schema)).toEqual(['000_bus', '001_items', '002_add_name', '010_index']);
+    expect(result.applied).toEqual([
+      '000_bus',
+      '000_bus_outbox_fillfactor',
+      '001_items',
+      '002_add_name',
+      '010_index',
+    ]);
+    expect(await recorded(set.schema)).toEqual([
+      '000_bus',
+      '000_bus_outbox_fillfactor',
+      '001_items',
+      '002_add_name',
+      '010_index',
+    ]);
     const tables = await sql<{ table_name: string }[]>`
       select table_name from information_schema.tables where table_schema = ${set.schema} order by table_name`;
     expect(tables.map((t) => t.table_name)).toEqual([
@@ -86,7 +98,7 @@ describe.each(infraModes())('migrate (%s PostgreSQL)', (mode) => {
     const set = await freshSet(ORDERED_FILES);
     await migrate(sql, set, log);
     expect((await migrate(sql, set, log)).applied).toEqual([]);
-    expect(await recorded(set.schema)).toHaveLength(4);
+    expect(await recorded(set.schema)).toHaveLength(5);
   });
 
   it('applies each file once when two replicas migrate a fresh schema at the same time', async () => {
@@ -96,11 +108,12 @@ describe.each(infraModes())('migrate (%s PostgreSQL)', (mode) => {
       const [a, b] = await Promise.all([migrate(sql, set, log), migrate(other, set, log)]);
       expect([...a.applied, ...b.applied].sort()).toEqual([
         '000_bus',
+        '000_bus_outbox_fillfactor',
         '001_items',
         '002_add_name',
         '010_index',
       ]);
-      expect(await recorded(set.schema)).toHaveLength(4);
+      expect(await recorded(set.schema)).toHaveLength(5);
     } finally {
       await other.end({ timeout: 5 });
     }
@@ -125,7 +138,7 @@ describe.each(infraModes())('migrate (%s PostgreSQL)', (mode) => {
       '002_broken.sql': 'CREATE TABLE {s}.half (id integer); SELECT 1/0;',
     });
     await expect(migrate(sql, set, log)).rejects.toThrow(/002_broken\.sql.*division by zero/);
-    expect(await recorded(set.schema)).toEqual(['000_bus', '001_items']);
+    expect(await recorded(set.schema)).toEqual(['000_bus', '000_bus_outbox_fillfactor', '001_items']);
     const half =
       await sql`select 1 from information_schema.tables where table_schema = ${set.schema} and table_name = 'half'`;
     expect(half).toHaveLength(0);
@@ -137,9 +150,26 @@ describe.each(infraModes())('migrate (%s PostgreSQL)', (mode) => {
     expect((await migrate(sql, set, log)).applied).toEqual(['002_broken']);
   });
 
+  it('adds a later built-in step to a schema migrated before it, after its own files', async () => {
+    const set = await freshSet({ '001_init.sql': '-- nothing yet\n' });
+    await migrate(sql, set, log);
+    // As a database migrated before the fillfactor step existed: its row gone, the option reset.
+    await sql`delete from ${sql(set.schema)}.schema_migrations where version = '000_bus_outbox_fillfactor'`;
+    await sql.unsafe(`ALTER TABLE "${set.schema}".outbox RESET (fillfactor)`);
+    expect((await migrate(sql, set, log)).applied).toEqual(['000_bus_outbox_fillfactor']);
+    const [outbox] = await sql<{ reloptions: string[] | null }[]>`
+      select c.reloptions from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = ${set.schema} and c.relname = 'outbox'`;
+    expect(outbox?.reloptions).toEqual(['fillfactor=50']);
+  });
+
   it('accepts a file holding only a comment', async () => {
     const set = await freshSet({ '001_init.sql': '-- nothing yet\n' });
-    expect((await migrate(sql, set, log)).applied).toEqual(['000_bus', '001_init']);
+    expect((await migrate(sql, set, log)).applied).toEqual([
+      '000_bus',
+      '000_bus_outbox_fillfactor',
+      '001_init',
+    ]);
   });
 });
 

@@ -99,8 +99,9 @@ export async function enqueueEvent<T>(
 export interface OutboxRelayOptions {
   sql: Sql;
   /**
-   * For claims and publish marks, whose loss in a database crash only means an event published
-   * again (deduplicated by its id): a pool whose commits do not wait for the disk. Default `sql`.
+   * For claims and the deletion of published rows, whose loss in a database crash only means an
+   * event published again (deduplicated by its id): a pool whose commits do not wait for the disk.
+   * Default `sql`.
    */
   bookkeepingSql?: Sql | undefined;
   schema: string;
@@ -118,8 +119,6 @@ export interface OutboxRelayOptions {
   publishTimeoutMs?: number;
   /** Longest wait in stop() for the batch in flight (default 2 s); see OutboxRelay.stop. */
   stopTimeoutMs?: number;
-  /** How long published rows are kept (for inspection) before deletion. */
-  retentionMs?: number;
   /**
    * How long consumer inbox rows (processed_events) are kept. Longer than any stream's max age,
    * since no event older than that can be redelivered.
@@ -159,8 +158,11 @@ const CLEANUP_EVERY_MS = 60_000;
  * concurrently, and a failed event is retried after later ones went out. Consumers must use
  * the per-entity `sequence` in event data, never arrival order.
  *
- * Delivery is at least once: a crash between publish and marking re-publishes with the same
- * msgId, which the bus deduplicates within its window and consumers dedupe with `processOnce`.
+ * A published row is deleted, not marked: marking it moved it out of the pending index, so
+ * PostgreSQL wrote a whole copy of the event and new index entries, a third of the WAL of a
+ * POSTed call with its three events. Delivery is at least once: a crash between publish and
+ * deletion re-publishes with the same msgId, which the bus deduplicates within its window and
+ * consumers dedupe with `processOnce`.
  */
 export async function startOutboxRelay(options: OutboxRelayOptions): Promise<OutboxRelay> {
   const relay = new Relay(options);
@@ -202,7 +204,7 @@ class Relay implements OutboxRelay {
     this.wakeUp?.();
     if (!(await waitAtMost(this.loopDone, this.stopTimeoutMs))) {
       // The loop finishes on its own (its publishes time out at the latest); until then it may
-      // still mark rows published, which is right, or fail to, which leaves them leased.
+      // still delete rows it published, which is right, or fail to, which leaves them leased.
       this.options.log.info(
         { schema: this.schema, waited_ms: this.stopTimeoutMs },
         'outbox relay stopped with publishes unconfirmed; their rows are relayed again after the lease',
@@ -252,8 +254,7 @@ class Relay implements OutboxRelay {
     const published = rows.filter((_, i) => outcomes[i]!.status === 'fulfilled').map((row) => row.id);
     if (published.length > 0) {
       const sql = this.options.bookkeepingSql ?? this.options.sql;
-      await sql`update ${sql(this.schema)}.outbox set published_at = now(), lease_until = null
-        where id = any(${published}::uuid[])`;
+      await sql`delete from ${sql(this.schema)}.outbox where id = any(${published}::uuid[])`;
     }
     for (const [i, outcome] of outcomes.entries()) {
       if (outcome.status === 'rejected') await this.release(rows[i]!, outcome.reason);
@@ -308,10 +309,9 @@ class Relay implements OutboxRelay {
     if (Date.now() - this.lastCleanup < CLEANUP_EVERY_MS) return;
     this.lastCleanup = Date.now();
     const { sql } = this.options;
-    const keepSeconds = (this.options.retentionMs ?? 3_600_000) / 1000;
     const keepProcessedSeconds = (this.options.processedRetentionMs ?? 8 * 86_400_000) / 1000;
-    await sql`delete from ${sql(this.schema)}.outbox
-      where published_at < now() - make_interval(secs => ${keepSeconds})`;
+    // Rows an earlier version marked published instead of deleting.
+    await sql`delete from ${sql(this.schema)}.outbox where published_at is not null`;
     await sql`delete from ${sql(this.schema)}.processed_events
       where processed_at < now() - make_interval(secs => ${keepProcessedSeconds})`;
   }
