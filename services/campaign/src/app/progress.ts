@@ -6,16 +6,18 @@ import { completesWhenIdle } from '../domain/lifecycle';
 
 /**
  * To be called, under the campaign's row lock, by every transaction that changed the campaign or
- * its contacts: completes a running campaign with nothing left to dial or hear back from,
- * recomputes the counts from the contacts, stores them and records the progress event (outbox),
- * all in that transaction. Returns the campaign as it now is.
+ * its contacts: recomputes the counts from the contacts, completes a running campaign with nothing
+ * left to dial or hear back from (no contact pending or in progress), stores both and records the
+ * progress event (outbox), all in that transaction. Returns the campaign as it now is.
+ *
+ * Every CALL_ENDED of a campaign waits for this lock, so its statements are kept few: the counts
+ * tell whether anything is open, and one UPDATE stores counts and completion together.
  */
 export async function afterChange(tx: TransactionSql, row: CampaignRow): Promise<CampaignRow> {
-  if (completesWhenIdle(row.status) && !(await contactRepository.hasOpen(tx, row.id))) {
-    await campaignRepository.update(tx, row.id, { status: 'completed', finished_at: new Date() });
-  }
   const counts = countsFrom(await contactRepository.countsByState(tx, row.id));
-  const saved = await campaignRepository.saveProgress(tx, row.id, counts);
+  const idle = counts.pending + counts.in_progress === 0;
+  const completedAt = completesWhenIdle(row.status) && idle ? new Date() : null;
+  const saved = await campaignRepository.saveProgress(tx, row.id, counts, completedAt);
   await enqueueEvent(tx, 'campaign', {
     subject: eventSubject(EVENTS.campaignProgress, saved.account_id, saved.id),
     accountId: saved.account_id,

@@ -56,10 +56,19 @@ export const campaignRepository = {
     return row!;
   },
 
-  /** Stores freshly computed counts and bumps the progress sequence. */
-  async saveProgress(tx: TransactionSql, id: string, counts: CampaignCounts): Promise<CampaignRow> {
+  /**
+   * Stores freshly computed counts and bumps the progress sequence; `completedAt` also completes
+   * the campaign, in the same statement (it runs under the campaign's lock: one round trip less).
+   */
+  async saveProgress(
+    tx: TransactionSql,
+    id: string,
+    counts: CampaignCounts,
+    completedAt: Date | null,
+  ): Promise<CampaignRow> {
+    const completion = completedAt ? tx`, status = 'completed', finished_at = ${completedAt}` : tx``;
     const [row] = await tx<CampaignRow[]>`
-      UPDATE campaign.campaigns SET counts = ${tx.json(counts)}, sequence = sequence + 1
+      UPDATE campaign.campaigns SET counts = ${tx.json(counts)}, sequence = sequence + 1 ${completion}
       WHERE id = ${id} RETURNING *`;
     return row!;
   },

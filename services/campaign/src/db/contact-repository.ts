@@ -77,14 +77,6 @@ export const contactRepository = {
     return row?.n ?? 0;
   },
 
-  /** Whether anything is left to dial or to hear back from. */
-  async hasOpen(tx: TransactionSql, campaignId: string): Promise<boolean> {
-    const rows = await tx`
-      SELECT 1 FROM campaign.contacts
-      WHERE campaign_id = ${campaignId} AND state IN ('pending', 'in_progress') LIMIT 1`;
-    return rows.length > 0;
-  },
-
   /**
    * Claims up to `limit` due pending contacts in position order: each is in progress from now on,
    * with its next attempt's call id chosen here (current_call_id, appended to call_ids).
