@@ -20,6 +20,8 @@ export const requireScope = (scope: Scope): RouteAuth => ({ kind: 'key', scope }
 /** Any valid key, whatever its scopes (e.g. "who am I"). */
 export const ANY_KEY: RouteAuth = { kind: 'key', scope: undefined };
 export const SURFACE: RouteAuth = { kind: 'surface' };
+/** A catalogue operation's scope as REST checks it: a key holding the scope, or anyone for null. */
+export const scopeAuth = (scope: Scope | null): RouteAuth => (scope === null ? PUBLIC : requireScope(scope));
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -12,9 +12,10 @@ import { z } from 'zod';
 import type { GatewayClient } from '../clients/gateway-client';
 import type { GatewayDeps } from '../deps';
 import { IDEMPOTENCY_HEADER, idempotent, requestHash } from '../idempotency/idempotency';
+import type { Operation } from '../operations/operation';
 import { callContext } from './context';
 import { envelope, envelopeJson } from './envelope';
-import { principalOf, type RouteAuth } from './route-auth';
+import { principalOf, type RouteAuth, scopeAuth } from './route-auth';
 import { BEARER, type ErrorStatus, errorResponses } from './schemas';
 import { issuesFor, RequestValidationError } from './validation';
 
@@ -24,31 +25,18 @@ export interface RequestParts {
   body: unknown;
 }
 
-/** One REST operation that is a single bus call: how to read it from HTTP and what it answers. */
-export interface RpcRoute {
+/** What every REST route states itself: how it is read from HTTP, answered and documented. */
+interface RouteBase {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
-  contract: RpcContract;
-  auth: RouteAuth;
   tags: string[];
   summary: string;
   description?: string;
   params?: z.ZodObject;
   querystring?: z.ZodType;
   body?: z.ZodType;
-  /** Default: path parameters, query and body merged into one request object. */
-  toRequest?: (parts: RequestParts) => unknown;
-  /**
-   * An operation that takes several bus calls (a staged upload), run through the client layer;
-   * `contract` then only names the reply. Default: one call of `contract`.
-   */
-  invoke?: (client: GatewayClient, request: unknown, ctx: CallContext) => Promise<unknown>;
   status: 200 | 201 | 204;
   errors: ErrorStatus[];
-  /** Adjusts the service's answer before it is sent (e.g. signing links in it). */
-  transform?: (data: unknown, deps: GatewayDeps) => unknown;
-  /** Honours an Idempotency-Key header: a repeat returns the first response and does nothing again. */
-  idempotent?: boolean;
   /**
    * Problems the body schema cannot see (catalogue values, address policy), asked of a service when
    * the schema fails, so one 422 lists them all. Given the body as sent (unvalidated: any shape).
@@ -56,6 +44,39 @@ export interface RpcRoute {
    */
   moreIssues?: (rawBody: unknown, ctx: MoreIssuesContext) => Promise<ValidationIssue[]>;
 }
+
+/**
+ * A catalogue operation as REST runs it. `run` takes `never` so that any operation fits without a
+ * cast at each route: what REST hands it is the input its own schemas validated (see toInput).
+ */
+export type RestOperation = Pick<Operation, 'scope' | 'reply' | 'idempotent' | 'replyAsItCame'> & {
+  run: (deps: GatewayDeps, input: never, context: CallContext) => Promise<unknown>;
+};
+
+/**
+ * A REST route of an operation GraphQL and tRPC also run (gateway/src/operations/catalogue.ts): its
+ * scope, reply, transform and idempotency are the operation's, stated there once.
+ */
+export interface OperationRoute extends RouteBase {
+  operation: RestOperation;
+  /**
+   * The operation's input from the request the route's schemas validated. It is not validated
+   * again by the operation's `input`: REST's 422s name REST's locations (`["body", ...]`).
+   * Default: path parameters, query and body merged (idFrom when the path names the resource).
+   */
+  toInput?: (parts: RequestParts) => unknown;
+}
+
+/** A REST route that is one bus call and no operation of the catalogue (REST's own). */
+export interface ContractRoute extends RouteBase {
+  contract: RpcContract;
+  auth: RouteAuth;
+  /** Default: path parameters, query and body merged into one request object. */
+  toRequest?: (parts: RequestParts) => unknown;
+}
+
+/** One REST route served over the bus: how to read it from HTTP and what it answers. */
+export type RpcRoute = OperationRoute | ContractRoute;
 
 export interface MoreIssuesContext {
   client: GatewayClient;
@@ -108,6 +129,49 @@ function merged({ params, query, body }: RequestParts): unknown {
 }
 
 /**
+ * toInput for a path that names the operation's resource: that parameter becomes its `id` (e.g.
+ * call_id), the rest is merged as by default.
+ */
+export function idFrom(param: string): (parts: RequestParts) => unknown {
+  return ({ params, query, body }) => {
+    const { [param]: id, ...others } = params;
+    return merged({ params: { ...others, id }, query, body });
+  };
+}
+
+/** How a route is served, whichever way it was declared. */
+interface Serving {
+  auth: RouteAuth;
+  reply: z.ZodType;
+  idempotent: boolean;
+  /** The answer is the service's reply as it came, so it may be sent on as the text it came in. */
+  asItCame: boolean;
+  run: (parts: RequestParts, context: CallContext) => Promise<unknown>;
+}
+
+function serving(route: RpcRoute, deps: GatewayDeps): Serving {
+  if ('operation' in route) {
+    const { operation } = route;
+    const toInput = route.toInput ?? merged;
+    return {
+      auth: scopeAuth(operation.scope),
+      reply: operation.reply,
+      idempotent: operation.idempotent === true,
+      asItCame: operation.replyAsItCame === true,
+      run: (parts, context) => operation.run(deps, toInput(parts) as never, context),
+    };
+  }
+  const toRequest = route.toRequest ?? merged;
+  return {
+    auth: route.auth,
+    reply: route.contract.reply,
+    idempotent: false,
+    asItCame: true,
+    run: (parts, context) => deps.client.call(route.contract, toRequest(parts), context),
+  };
+}
+
+/**
  * A success answer is the service's reply, already checked against the contract's reply schema by
  * the service before sending it (serveRpc), in the envelope: encoding it through that schema again (the zod serializer)
  * changed nothing and cost several percent of every request (BENCHMARKS.md). Errors still go
@@ -120,15 +184,16 @@ export function registerRpcRoutes(app: FastifyInstance, deps: GatewayDeps, route
   const { client, sql } = deps;
   const typed = app.withTypeProvider<ZodTypeProvider>();
   for (const route of routes) {
+    const served = serving(route, deps);
     const success =
       route.status === 204
         ? { 204: z.undefined().describe('Done; no content') }
-        : { [route.status]: Envelope(route.contract.reply) };
+        : { [route.status]: Envelope(served.reply) };
     typed.route({
       method: route.method,
       url: route.url,
       // A GET is one read over the bus: it may run while its key is counted (see the edge).
-      config: { auth: route.auth, overlapCharge: route.method === 'GET' },
+      config: { auth: served.auth, overlapCharge: route.method === 'GET' },
       serializerCompiler: (definition) =>
         definition.httpStatus === String(route.status)
           ? toJson
@@ -139,11 +204,11 @@ export function registerRpcRoutes(app: FastifyInstance, deps: GatewayDeps, route
         tags: route.tags,
         summary: route.summary,
         ...(route.description ? { description: route.description } : {}),
-        security: route.auth.kind === 'public' ? [] : BEARER,
+        security: served.auth.kind === 'public' ? [] : BEARER,
         ...(route.params ? { params: route.params } : {}),
         ...(route.querystring ? { querystring: route.querystring } : {}),
         ...(route.body ? { body: route.body } : {}),
-        ...(route.idempotent ? { headers: IdempotencyHeaders } : {}),
+        ...(served.idempotent ? { headers: IdempotencyHeaders } : {}),
         response: { ...success, ...errorResponses(...route.errors) },
       },
       handler: async (request, reply) => {
@@ -155,19 +220,15 @@ export function registerRpcRoutes(app: FastifyInstance, deps: GatewayDeps, route
           body: request.body,
         };
         const run = async () => {
-          const input = (route.toRequest ?? merged)(parts);
-          const data = route.invoke
-            ? await route.invoke(client, input, callContext(request))
-            : await client.call(route.contract, input, callContext(request));
+          const data = await served.run(parts, callContext(request));
           if (route.status === 204) return { status: route.status, body: undefined };
           // A reply sent on as it came is sent as the text it came in (see replyJson); one that is
-          // changed here or stored for replays is serialised.
-          const text = route.transform || route.invoke || route.idempotent ? undefined : replyJson(data);
+          // changed (by a transform) or stored for replays is serialised.
+          const text = served.asItCame && !served.idempotent ? replyJson(data) : undefined;
           if (text !== undefined) return { status: route.status, body: envelopeJson(request, text) };
-          const body = route.transform ? route.transform(data, deps) : data;
-          return { status: route.status, body: envelope(request, body) };
+          return { status: route.status, body: envelope(request, data) };
         };
-        const key = route.idempotent ? request.headers[IDEMPOTENCY_HEADER] : undefined;
+        const key = served.idempotent ? request.headers[IDEMPOTENCY_HEADER] : undefined;
         const outcome =
           typeof key === 'string'
             ? await idempotent(

@@ -3,7 +3,7 @@ import {
   AgentTypesRequest,
   CALL,
   CAMPAIGN,
-  type Campaign,
+  Campaign,
   CreateAgentBody,
   CreateCampaignBody,
   DISCOVERY,
@@ -30,8 +30,10 @@ const agentOf = ({ id }: { id: string }) => ({ agent_id: id });
 const campaignOf = ({ id }: { id: string }) => ({ campaign_id: id });
 
 /**
- * Every operation GraphQL and tRPC offer, keyed by its tRPC path. The inputs are REST's shapes
- * (snake_case bodies and queries; the resource named `id`), the scopes REST's.
+ * Every operation GraphQL and tRPC offer, keyed by its tRPC path. The REST routes of the same
+ * operations name them (gateway/src/routes/v1), so scope, reply, transform and idempotency are
+ * written here once. The inputs are REST's shapes (snake_case bodies and queries; the resource
+ * named `id`).
  */
 export const OPERATIONS = named({
   'discovery.industries': rpcOperation({
@@ -161,6 +163,8 @@ export const OPERATIONS = named({
   'campaigns.create': {
     scope: 'campaigns:write',
     input: CreateCampaignBody,
+    reply: Campaign,
+    // Several bus calls (a staged upload), so not an rpcOperation; answers what the last, start, does.
     run: (deps, input, context) => createCampaign(deps.client, input, context),
     idempotent: true,
   } satisfies Unnamed<Operation<typeof CreateCampaignBody, Campaign>>,

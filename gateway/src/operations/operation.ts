@@ -11,19 +11,27 @@ import type { GatewayDeps } from '../deps';
 import { idempotent, requestHash } from '../idempotency/idempotency';
 
 /**
- * One operation of the public API as GraphQL and tRPC see it: who may run it, the input it takes
- * (the REST shapes, snake_case; one resource is named `id`) and what runs it: almost always one bus
- * call of a shared contract (rpcOperation). Surfaces only translate their arguments into this input
- * and the AppError it may throw into their error format.
+ * One operation of the public API, as every surface runs it: who may run it, the input it takes
+ * (the REST shapes, snake_case; one resource is named `id`), what it answers and what runs it:
+ * almost always one bus call of a shared contract (rpcOperation). Surfaces only translate their
+ * arguments into this input and the AppError it may throw into their error format; REST routes
+ * name their operation (see RpcRoute), so scope, reply, transform and idempotency are stated here.
  */
 export interface Operation<I extends z.ZodType = z.ZodType, O = unknown> {
   name: string;
   /** null: public, like the REST discovery lists. */
   scope: Scope | null;
   input: I;
+  /** The schema of what run answers: REST's documented success reply. */
+  reply: z.ZodType;
   run: (deps: GatewayDeps, input: z.output<I>, context: CallContext) => Promise<O>;
   /** Honours an idempotency key, sharing REST's store and its 24-hour window. */
   idempotent?: boolean;
+  /**
+   * run answers the service's reply as it came (one bus call, nothing adjusted), so REST may send
+   * it on as the JSON text it came in (replyJson) instead of serialising it again.
+   */
+  replyAsItCame?: boolean;
 }
 
 export type Unnamed<O extends Operation> = Omit<O, 'name'>;
@@ -50,6 +58,8 @@ export function rpcOperation<I extends z.ZodType, C extends RpcContract>(spec: {
   const { contract, toRequest, transform, ...rest } = spec;
   return {
     ...rest,
+    reply: contract.reply,
+    replyAsItCame: transform === undefined,
     run: async (deps, input, context) => {
       const data = await deps.client.call(contract, toRequest(input), context);
       return transform ? transform(data, deps) : data;

@@ -12,13 +12,13 @@ import {
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../deps';
-import { requireScope } from '../../http/route-auth';
-import { type MoreIssuesContext, type RpcRoute, registerRpcRoutes } from '../../http/rpc-route';
+import { idFrom, type MoreIssuesContext, type RpcRoute, registerRpcRoutes } from '../../http/rpc-route';
+import { OPERATIONS } from '../../operations/catalogue';
 
 const AgentParams = z.object({ agent_id: Uuid });
 const VersionParams = AgentParams.extend({ version_id: Uuid });
-const read = requireScope('agents:read');
-const write = requireScope('agents:write');
+/** The agent in the path is the operation's `id`. */
+const byAgent = idFrom('agent_id');
 const tags = ['Agents'];
 const NOT_FOUND = 'Another account\u2019s agent is answered exactly like a missing one (404).';
 
@@ -56,8 +56,7 @@ export const AGENT_ROUTES: RpcRoute[] = [
   {
     method: 'GET',
     url: '/v1/agents',
-    contract: AGENT.list,
-    auth: read,
+    operation: OPERATIONS['agents.list'],
     tags,
     summary: 'List agents',
     description: 'Newest first, in the page wrapper.',
@@ -68,8 +67,7 @@ export const AGENT_ROUTES: RpcRoute[] = [
   {
     method: 'POST',
     url: '/v1/agents',
-    contract: AGENT.create,
-    auth: write,
+    operation: OPERATIONS['agents.create'],
     tags,
     summary: 'Create an agent',
     description:
@@ -86,20 +84,19 @@ export const AGENT_ROUTES: RpcRoute[] = [
   {
     method: 'GET',
     url: '/v1/agents/:agent_id',
-    contract: AGENT.get,
-    auth: read,
+    operation: OPERATIONS['agents.get'],
     tags,
     summary: 'Get an agent',
     description: NOT_FOUND,
     params: AgentParams,
+    toInput: byAgent,
     status: 200,
     errors: [401, 403, 404, 422],
   },
   {
     method: 'PATCH',
     url: '/v1/agents/:agent_id',
-    contract: AGENT.update,
-    auth: write,
+    operation: OPERATIONS['agents.update'],
     tags,
     summary: 'Update an agent',
     description:
@@ -113,42 +110,43 @@ export const AGENT_ROUTES: RpcRoute[] = [
     params: AgentParams,
     body: UpdateAgentBody,
     moreIssues: checkSettings('update'),
-    toRequest: ({ params, body }) => ({ agent_id: params.agent_id, changes: body }),
+    // The body alone: a query string is no change.
+    toInput: ({ params, body }) => ({ ...(body as UpdateAgentBody), id: params.agent_id }),
     status: 200,
     errors: [401, 403, 404, 413, 415, 422],
   },
   {
     method: 'DELETE',
     url: '/v1/agents/:agent_id',
-    contract: AGENT.delete,
-    auth: write,
+    operation: OPERATIONS['agents.delete'],
     tags,
     summary: 'Delete an agent',
     description: 'Its prompt versions go with it; the calls it made keep their history.',
     params: AgentParams,
+    toInput: byAgent,
     status: 204,
     errors: [401, 403, 404, 422],
   },
   {
     method: 'GET',
     url: '/v1/agents/:agent_id/prompt',
-    contract: AGENT.getPrompt,
-    auth: read,
+    operation: OPERATIONS['agents.prompt'],
     tags,
     summary: "Get the agent's prompt",
     params: AgentParams,
+    toInput: byAgent,
     status: 200,
     errors: [401, 403, 404, 422],
   },
   {
     method: 'PUT',
     url: '/v1/agents/:agent_id/instructions',
-    contract: AGENT.saveInstructions,
-    auth: write,
+    operation: OPERATIONS['agents.saveInstructions'],
     tags,
     summary: 'Save agent instructions',
     description: 'The instructions become the agent\u2019s prompt (prompt_source custom).',
     params: AgentParams,
+    toInput: byAgent,
     body: SaveInstructionsBody,
     status: 200,
     errors: [401, 403, 404, 413, 415, 422],
@@ -156,12 +154,12 @@ export const AGENT_ROUTES: RpcRoute[] = [
   {
     method: 'GET',
     url: '/v1/agents/:agent_id/prompt-versions',
-    contract: AGENT.listPromptVersions,
-    auth: read,
+    operation: OPERATIONS['agents.versions.list'],
     tags,
     summary: 'List prompt versions',
     description: 'Newest version first, in the page wrapper; `is_active` marks the active one.',
     params: AgentParams,
+    toInput: byAgent,
     querystring: PageQuery,
     status: 200,
     errors: [401, 403, 404, 422],
@@ -169,8 +167,7 @@ export const AGENT_ROUTES: RpcRoute[] = [
   {
     method: 'POST',
     url: '/v1/agents/:agent_id/prompt-versions',
-    contract: AGENT.savePromptVersion,
-    auth: write,
+    operation: OPERATIONS['agents.versions.save'],
     tags,
     summary: 'Save a prompt version',
     description:
@@ -178,6 +175,7 @@ export const AGENT_ROUTES: RpcRoute[] = [
       'version. Version numbers count up per agent and are never reused, even after a delete. The body ' +
       'is optional.',
     params: AgentParams,
+    toInput: byAgent,
     body: z.preprocess((body) => body ?? {}, SavePromptVersionBody),
     status: 201,
     errors: [401, 403, 404, 415, 422],
@@ -185,8 +183,7 @@ export const AGENT_ROUTES: RpcRoute[] = [
   {
     method: 'GET',
     url: '/v1/agents/:agent_id/prompt-versions/status',
-    contract: AGENT.promptVersionStatus,
-    auth: read,
+    operation: OPERATIONS['agents.versions.status'],
     tags,
     summary: 'Prompt version status',
     description:
@@ -194,14 +191,14 @@ export const AGENT_ROUTES: RpcRoute[] = [
       'no active version (none saved yet) `current_differs_from_active` is true: the current prompt is not ' +
       'saved in any version.',
     params: AgentParams,
+    toInput: byAgent,
     status: 200,
     errors: [401, 403, 404, 422],
   },
   {
     method: 'POST',
     url: '/v1/agents/:agent_id/prompt-versions/:version_id/restore',
-    contract: AGENT.restorePromptVersion,
-    auth: write,
+    operation: OPERATIONS['agents.versions.restore'],
     tags,
     summary: 'Restore a prompt version',
     description:
@@ -209,18 +206,19 @@ export const AGENT_ROUTES: RpcRoute[] = [
       'active. A restored custom prompt stays as it is through later PATCHes; a restored generated prompt ' +
       'stays until a PATCH changes one of its inputs, which regenerates it.',
     params: VersionParams,
+    toInput: byAgent,
     status: 200,
     errors: [401, 403, 404, 422],
   },
   {
     method: 'DELETE',
     url: '/v1/agents/:agent_id/prompt-versions/:version_id',
-    contract: AGENT.deletePromptVersion,
-    auth: write,
+    operation: OPERATIONS['agents.versions.delete'],
     tags,
     summary: 'Delete a prompt version',
     description: 'The active version cannot be deleted (409).',
     params: VersionParams,
+    toInput: byAgent,
     status: 204,
     errors: [401, 403, 404, 409, 422],
   },

@@ -1,22 +1,17 @@
-import { CALL, type Call, ListCallsQuery, MakeCallBody, type PageOf, Uuid } from '@voice/shared';
+import { ListCallsQuery, MakeCallBody, Uuid } from '@voice/shared';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../deps';
-import { requireScope } from '../../http/route-auth';
-import { type RpcRoute, registerRpcRoutes } from '../../http/rpc-route';
-import { withRecordingUrl, withRecordingUrls } from '../../recordings/links';
+import { idFrom, type RpcRoute, registerRpcRoutes } from '../../http/rpc-route';
+import { OPERATIONS } from '../../operations/catalogue';
 
 const tags = ['Calls'];
-const signOne = (data: unknown, { recordings }: GatewayDeps) => withRecordingUrl(data as Call, recordings);
-const signPage = (data: unknown, { recordings }: GatewayDeps) =>
-  withRecordingUrls(data as PageOf<Call>, recordings);
 
 export const CALL_ROUTES: RpcRoute[] = [
   {
     method: 'POST',
     url: '/v1/call',
-    contract: CALL.create,
-    auth: requireScope('calls:write'),
+    operation: OPERATIONS['calls.create'],
     tags,
     summary: 'Make a call',
     description:
@@ -28,36 +23,31 @@ export const CALL_ROUTES: RpcRoute[] = [
       '`Idempotency-Key` to make retries safe: a repeat with the same body returns the first response and dials ' +
       'nobody; the same key with another body is a 409. Keys are kept 24 hours per account.',
     body: MakeCallBody,
-    idempotent: true,
-    transform: signOne,
     status: 201,
     errors: [401, 403, 404, 409, 413, 415, 422],
   },
   {
     method: 'GET',
     url: '/v1/calls',
-    contract: CALL.list,
-    auth: requireScope('calls:read'),
+    operation: OPERATIONS['calls.list'],
     tags,
     summary: 'List calls',
     description:
       'Newest first, in the page wrapper. Filters: status, agent_id, campaign_id, from and to (ISO 8601, on ' +
       'created_at; from inclusive, to exclusive).',
     querystring: ListCallsQuery,
-    transform: signPage,
     status: 200,
     errors: [401, 403, 422],
   },
   {
     method: 'GET',
     url: '/v1/calls/:call_id',
-    contract: CALL.get,
-    auth: requireScope('calls:read'),
+    operation: OPERATIONS['calls.get'],
     tags,
     summary: 'Get a call',
     description: 'Another account\u2019s call is answered exactly like a missing one (404).',
     params: z.object({ call_id: Uuid }),
-    transform: signOne,
+    toInput: idFrom('call_id'),
     status: 200,
     errors: [401, 403, 404, 422],
   },

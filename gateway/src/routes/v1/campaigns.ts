@@ -1,7 +1,5 @@
 import {
-  CAMPAIGN,
   CONTACTS_MAX,
-  type CreateCampaignBody as CreateBody,
   CreateCampaignBody,
   ListCampaignsQuery,
   ListContactsQuery,
@@ -10,30 +8,29 @@ import {
 } from '@voice/shared';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { createCampaign } from '../../clients/campaigns';
 import type { GatewayDeps } from '../../deps';
-import { requireScope } from '../../http/route-auth';
-import { type RpcRoute, registerRpcRoutes } from '../../http/rpc-route';
+import { idFrom, type RpcRoute, registerRpcRoutes } from '../../http/rpc-route';
+import { OPERATIONS } from '../../operations/catalogue';
 
 const CampaignParams = z.object({ campaign_id: Uuid });
-const read = requireScope('campaigns:read');
-const write = requireScope('campaigns:write');
+/** The campaign in the path is the operation's `id`. */
+const byCampaign = idFrom('campaign_id');
 const tags = ['Campaigns'];
 const NOT_FOUND = 'Another account\u2019s campaign is answered exactly like a missing one (404).';
 const STATES =
   'Statuses: scheduled -> running (at start_at) or cancelled; running <-> paused; running|paused -> cancelled; ' +
   'running -> completed once every contact is final. Any other move is a 409 whose detail names the current status.';
 
-function operation(name: 'pause' | 'resume' | 'cancel', summary: string, description: string): RpcRoute {
+function transition(name: 'pause' | 'resume' | 'cancel', summary: string, description: string): RpcRoute {
   return {
     method: 'POST',
     url: `/v1/campaigns/:campaign_id/${name}`,
-    contract: CAMPAIGN[name],
-    auth: write,
+    operation: OPERATIONS[`campaigns.${name}`],
     tags,
     summary,
     description: `${description} ${STATES} ${NOT_FOUND}`,
     params: CampaignParams,
+    toInput: byCampaign,
     status: 200,
     errors: [401, 403, 404, 409, 422],
   };
@@ -43,9 +40,7 @@ export const CAMPAIGN_ROUTES: RpcRoute[] = [
   {
     method: 'POST',
     url: '/v1/campaigns',
-    contract: CAMPAIGN.start,
-    invoke: (client, body, ctx) => createCampaign(client, body as CreateBody, ctx),
-    auth: write,
+    operation: OPERATIONS['campaigns.create'],
     tags,
     summary: 'Create a campaign',
     description:
@@ -62,15 +57,13 @@ export const CAMPAIGN_ROUTES: RpcRoute[] = [
       'final at any moment. Send an `Idempotency-Key` to make retries safe: a repeat with the same body returns ' +
       'the first response and creates and dials nothing again; the same key with another body is a 409.',
     body: CreateCampaignBody,
-    idempotent: true,
     status: 201,
     errors: [401, 403, 404, 409, 413, 415, 422],
   },
   {
     method: 'GET',
     url: '/v1/campaigns',
-    contract: CAMPAIGN.list,
-    auth: read,
+    operation: OPERATIONS['campaigns.list'],
     tags,
     summary: 'List campaigns',
     description: 'Newest first, in the page wrapper, each with its counts. Filter: status.',
@@ -81,29 +74,29 @@ export const CAMPAIGN_ROUTES: RpcRoute[] = [
   {
     method: 'GET',
     url: '/v1/campaigns/:campaign_id',
-    contract: CAMPAIGN.get,
-    auth: read,
+    operation: OPERATIONS['campaigns.get'],
     tags,
     summary: 'Get a campaign',
     description:
       'With counts per contact state (total = every submitted contact, skipped ones included). Every change of ' +
       `status or counts is also published as an event for live subscriptions. ${NOT_FOUND}`,
     params: CampaignParams,
+    toInput: byCampaign,
     status: 200,
     errors: [401, 403, 404, 422],
   },
-  operation(
+  transition(
     'pause',
     'Pause a campaign',
     'Stops new dials; calls in progress finish and their outcomes are recorded (a retry they earn waits for ' +
       'resume). A paused campaign stays paused when its last call ends, even with every contact final.',
   ),
-  operation(
+  transition(
     'resume',
     'Resume a campaign',
     'Dialing goes on where it stopped; a campaign with nothing left to dial completes at once.',
   ),
-  operation(
+  transition(
     'cancel',
     'Cancel a campaign',
     'Stops new dials and marks every contact not yet dialed (or waiting for a retry) `cancelled`; calls in ' +
@@ -112,8 +105,7 @@ export const CAMPAIGN_ROUTES: RpcRoute[] = [
   {
     method: 'GET',
     url: '/v1/campaigns/:campaign_id/contacts',
-    contract: CAMPAIGN.listContacts,
-    auth: read,
+    operation: OPERATIONS['campaigns.contacts'],
     tags,
     summary: 'List a campaign\u2019s contacts',
     description:
@@ -121,6 +113,7 @@ export const CAMPAIGN_ROUTES: RpcRoute[] = [
       'with its state (pending, in_progress, a call outcome, skipped or cancelled), attempts, the ids of its calls ' +
       `and its skip_reason or failure_reason. ${NOT_FOUND}`,
     params: CampaignParams,
+    toInput: byCampaign,
     querystring: ListContactsQuery,
     status: 200,
     errors: [401, 403, 404, 422],

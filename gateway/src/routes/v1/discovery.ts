@@ -1,22 +1,13 @@
-import {
-  AgentType,
-  AgentTypesRequest,
-  AiModel,
-  DISCOVERY,
-  type Empty,
-  Envelope,
-  Industry,
-  Language,
-  type RpcContract,
-  Voice,
-} from '@voice/shared';
+import { AgentTypesRequest, DISCOVERY, Empty, Envelope } from '@voice/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../deps';
 import { sendCacheable } from '../../http/cacheable';
 import { callContext } from '../../http/context';
-import { PUBLIC } from '../../http/route-auth';
-import { errorResponses } from '../../http/schemas';
+import { scopeAuth } from '../../http/route-auth';
+import { BEARER, errorResponses } from '../../http/schemas';
+import { OPERATIONS } from '../../operations/catalogue';
+import { type Operation, rpcOperation } from '../../operations/operation';
 
 const CACHING =
   ' Public. Answers carry `Cache-Control` and a strong `ETag`; send it back in `If-None-Match` for a 304.';
@@ -26,81 +17,89 @@ interface CatalogueList {
   url: string;
   summary: string;
   description: string;
-  contract: RpcContract<typeof Empty>;
-  item: z.ZodType;
+  /** Its scope (none) and reply are the operation's; it takes no input. */
+  operation: Pick<Operation<typeof Empty>, 'scope' | 'reply' | 'run'>;
 }
 
-/** The parameterless catalogue lists: each is one bus call, served cacheably. */
+/** The parameterless catalogue lists: each is one operation, served cacheably. */
 const LISTS: CatalogueList[] = [
   {
     url: '/v1/industries',
     summary: 'List industries',
     description: 'Industries with industry-specific agent types.',
-    contract: DISCOVERY.listIndustries,
-    item: Industry,
+    operation: OPERATIONS['discovery.industries'],
   },
   {
     url: '/v1/voices',
     summary: 'List text-to-speech voices',
     description: 'Voices with gender, accent, the languages they speak and their provider.',
-    contract: DISCOVERY.listVoices,
-    item: Voice,
+    operation: OPERATIONS['discovery.voices'],
   },
   {
     url: '/v1/voices/languages',
     summary: 'List supported languages',
     description: 'BCP-47 code, English name and native name.',
-    contract: DISCOVERY.listLanguages,
-    item: Language,
+    operation: OPERATIONS['discovery.languages'],
   },
   {
     url: '/v1/ai-models',
     summary: 'List AI models (beyond the spec)',
     description: 'Models an agent can run on; the one marked `default` is used when ai_model is omitted.',
-    contract: DISCOVERY.listModels,
-    item: AiModel,
+    // REST's own: GraphQL and tRPC do not list models, so it is not in the catalogue.
+    operation: rpcOperation({
+      scope: null,
+      input: Empty,
+      contract: DISCOVERY.listModels,
+      toRequest: () => ({}),
+    }),
   },
 ];
 
-export const discoveryRoutes: FastifyPluginAsyncZod<GatewayDeps> = async (app, { client }) => {
+const agentTypes = OPERATIONS['discovery.agentTypes'];
+
+/** Who may read a list, and how OpenAPI says so. */
+function access({ scope }: Pick<Operation, 'scope'>) {
+  const auth = scopeAuth(scope);
+  return { auth, security: auth.kind === 'public' ? [] : BEARER };
+}
+
+export const discoveryRoutes: FastifyPluginAsyncZod<GatewayDeps> = async (app, deps) => {
   for (const list of LISTS) {
+    const { auth, security } = access(list.operation);
     app.get(
       list.url,
       {
-        config: { auth: PUBLIC },
+        config: { auth },
         schema: {
           tags: ['Discovery'],
           summary: list.summary,
           description: `${list.description}${CACHING}`,
-          security: [],
-          response: { 200: Envelope(z.array(list.item)), ...notModified, ...errorResponses() },
+          security,
+          response: { 200: Envelope(list.operation.reply), ...notModified, ...errorResponses() },
         },
       },
       async (request, reply) =>
-        sendCacheable(request, reply, await client.call(list.contract, {}, callContext(request))),
+        sendCacheable(request, reply, await list.operation.run(deps, {}, callContext(request))),
     );
   }
 
+  const { auth, security } = access(agentTypes);
   app.get(
     '/v1/industries/:industry/agent-types',
     {
-      config: { auth: PUBLIC },
+      config: { auth },
       schema: {
         tags: ['Discovery'],
         summary: 'List agent types valid for an industry',
         description:
           "The industry's own types followed by the general types (category `general`). `industry` is an id " +
           `from GET /v1/industries or its display name, URL-encoded; unknown industries are 404.${CACHING}`,
-        security: [],
+        security,
         params: AgentTypesRequest,
-        response: { 200: Envelope(z.array(AgentType)), ...notModified, ...errorResponses(404, 422) },
+        response: { 200: Envelope(agentTypes.reply), ...notModified, ...errorResponses(404, 422) },
       },
     },
     async (request, reply) =>
-      sendCacheable(
-        request,
-        reply,
-        await client.call(DISCOVERY.listAgentTypes, request.params, callContext(request)),
-      ),
+      sendCacheable(request, reply, await agentTypes.run(deps, request.params, callContext(request))),
   );
 };

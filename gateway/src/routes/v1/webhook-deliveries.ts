@@ -3,20 +3,20 @@ import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../deps';
 import { requireScope } from '../../http/route-auth';
-import { type RpcRoute, registerRpcRoutes } from '../../http/rpc-route';
+import { idFrom, type RpcRoute, registerRpcRoutes } from '../../http/rpc-route';
+import { OPERATIONS } from '../../operations/catalogue';
 
 const AgentParams = z.object({ agent_id: Uuid });
 const tags = ['Webhooks'];
-// A webhook is part of an agent's configuration, so its log takes the agent scopes.
-const read = requireScope('agents:read');
+// A webhook is part of an agent's configuration, so its routes take the agent scopes (the log's is
+// its operation's, agents.webhookDeliveries; GraphQL and tRPC do not redeliver or test).
 const write = requireScope('agents:write');
 
 export const WEBHOOK_DELIVERY_ROUTES: RpcRoute[] = [
   {
     method: 'GET',
     url: '/v1/agents/:agent_id/webhook-deliveries',
-    contract: WEBHOOK.listDeliveries,
-    auth: read,
+    operation: OPERATIONS['agents.webhookDeliveries'],
     tags,
     summary: "List an agent's webhook deliveries",
     description:
@@ -26,6 +26,7 @@ export const WEBHOOK_DELIVERY_ROUTES: RpcRoute[] = [
       'attempts without a 2xx). The payload itself is the call record, served by GET /v1/calls/{call_id}. ' +
       'Scope agents:read; another account\u2019s agent is a 404.',
     params: AgentParams,
+    toInput: idFrom('agent_id'),
     querystring: PageQuery,
     status: 200,
     errors: [401, 403, 404, 422],
