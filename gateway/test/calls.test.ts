@@ -205,6 +205,18 @@ describe.each(infraModes())('calls (%s)', (mode) => {
     ]);
   });
 
+  it('takes nothing from the query string: a client cannot choose the call id or a campaign', async () => {
+    const chosen = '22222222-2222-4222-8222-222222222222';
+    const res = await call('POST', `/v1/call?id=${chosen}&campaign_id=11111111-1111-4111-8111-111111111111`, {
+      agent_id: agentId,
+      source_number: FROM,
+      phone_number: '+14155550125',
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.data.id).not.toBe(chosen);
+    expect(res.body.data.campaign_id).toBeNull();
+  });
+
   it('answers 404 for a missing agent and for another account’s agent, dialing nobody', async () => {
     const before = (await call<PageOf<Call>>('GET', '/v1/calls')).body.data.total;
     expect(

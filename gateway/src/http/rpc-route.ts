@@ -216,7 +216,10 @@ export function registerRpcRoutes(app: FastifyInstance, deps: GatewayDeps, route
           throw await validationFailure(route, request, client, request.validationError);
         const parts: RequestParts = {
           params: (request.params ?? {}) as Record<string, unknown>,
-          query: (request.query ?? {}) as Record<string, unknown>,
+          // Only a route with a querystring schema reads the query: otherwise unvalidated fields
+          // (e.g. `?id=` on POST /v1/call) would reach the service's request, whose contract may
+          // accept them from other callers (the campaign dispatcher chooses call ids).
+          query: route.querystring ? ((request.query ?? {}) as Record<string, unknown>) : {},
           body: request.body,
         };
         const run = async () => {

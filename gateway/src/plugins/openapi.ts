@@ -13,6 +13,7 @@ const DESCRIPTION = `Create AI voice agents and have them place outbound calls, 
 Every successful response is \`{ data, request_id, timestamp, success: true }\`; every error is
 \`{ detail, request_id, timestamp, success: false }\` where \`detail\` is a string, or for 422 a list of
 \`{ loc, msg, type }\` (\`loc[0]\` is \`body\`, \`query\` or \`path\`). A resource of another account is a 404.
+Query parameters are read only where an operation documents them; elsewhere they are ignored.
 
 Rate limits: a fixed one-minute window per API key (free 60, pro 300, enterprise per account); public and
 unauthenticated requests are counted per client IP at 300 per minute. Every response carries
