@@ -15,7 +15,7 @@ import {
 import type { FastifyPluginAsync } from 'fastify';
 import { type Component, componentsOf, GATEWAY_MIGRATIONS, type Role, SERVICES } from './components';
 import { ensureDevelopmentKey } from './dev-account';
-import { applyHeapGrowthPolicy } from './heap-policy';
+import { applyHeapGrowthPolicy, defaultHeapGrowthPercent } from './heap-policy';
 import { type Infrastructure, openInfrastructure, runStages, StartupCleanupError } from './infrastructure';
 import { recordingSecret } from './recording-secret';
 
@@ -84,7 +84,7 @@ async function settleAll(handles: ServiceHandle[], stop: (s: ServiceHandle) => P
 
 export async function startPlatform(options: PlatformOptions): Promise<RunningPlatform> {
   const { config, log, role, signal } = options;
-  applyHeapGrowthPolicy(config.HEAP_GROWTH_PERCENT);
+  applyHeapGrowthPolicy(config.HEAP_GROWTH_PERCENT ?? defaultHeapGrowthPercent(role));
   const components = componentsOf(role);
   const infrastructure = await openInfrastructure(config, log, `voice-${role}`, signal);
   const services = new Map<ServiceName, ServiceHandle>();

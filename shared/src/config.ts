@@ -45,8 +45,10 @@ export const ConfigSchema = z.object({
   /**
    * How far (percent) the V8 heap may grow past what the last full collection kept before the next
    * one; 0 leaves V8's own policy (up to 4x). Bounds what a burst of short-lived data costs in RSS.
+   * Unset: 30 in a process running every component (`all`), V8's own in a process of one component
+   * (decided by the composition root).
    */
-  HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(400).default(50),
+  HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(400).optional(),
   /**
    * Key that signs recording links; every gateway and webhook instance needs the same one.
    * Unset in the embedded default: generated once and kept in DATA_DIR.

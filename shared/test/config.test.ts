@@ -34,8 +34,8 @@ describe('loadConfig', () => {
     expect(isEmbedded(config)).toBe(false);
   });
 
-  it('bounds the heap growth setting (0 = V8 decides), 50 by default', () => {
-    expect(loadConfig({}).HEAP_GROWTH_PERCENT).toBe(50);
+  it('bounds the heap growth setting (0 = V8 decides), unset by default (the launcher decides)', () => {
+    expect(loadConfig({}).HEAP_GROWTH_PERCENT).toBeUndefined();
     expect(loadConfig({ HEAP_GROWTH_PERCENT: '0' }).HEAP_GROWTH_PERCENT).toBe(0);
     expect(loadConfig({ HEAP_GROWTH_PERCENT: '100' }).HEAP_GROWTH_PERCENT).toBe(100);
     for (const bad of ['-1', '401', '1.5', 'lots'])
