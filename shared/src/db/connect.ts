@@ -19,8 +19,9 @@ export interface CreateSqlOptions {
   idleTimeoutSeconds?: number;
   /**
    * Commits return before their WAL reaches the disk (synchronous_commit off): for bookkeeping a
-   * crash of the database may lose without harm (rate-limit counts, outbox publish marks), so it
-   * does not wait for, or queue behind, the disk flushes of the writes that must be durable.
+   * crash of the database may lose without harm (rate-limit counts, outbox claims and deletions of
+   * published rows), so it does not wait for, or queue behind, the disk flushes of the writes that
+   * must be durable.
    */
   relaxedCommit?: boolean;
 }

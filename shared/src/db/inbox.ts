@@ -17,13 +17,12 @@ export async function processOnce<T>(
   effect: (tx: TransactionSql) => Promise<T>,
 ): Promise<ProcessOnceResult<T>> {
   const table = assertIdentifier(schema);
-  // Wrapped in a box so postgres.js's result-unwrapping types never see T itself.
-  const box = await transaction(sql, async (tx) => {
+  // `transaction` boxes the result itself, so postgres.js's result-unwrapping types never see T.
+  return transaction(sql, async (tx): Promise<ProcessOnceResult<T>> => {
     const inserted = await tx`
       insert into ${tx(table)}.processed_events (consumer, event_id) values (${consumer}, ${eventId})
       on conflict do nothing returning 1`;
-    if (inserted.length === 0) return { result: { duplicate: true } as ProcessOnceResult<T> };
-    return { result: { duplicate: false, value: await effect(tx) } as ProcessOnceResult<T> };
+    if (inserted.length === 0) return { duplicate: true };
+    return { duplicate: false, value: await effect(tx) };
   });
-  return box.result;
 }
