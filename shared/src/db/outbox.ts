@@ -124,6 +124,11 @@ export interface OutboxRelayOptions {
    * since no event older than that can be redelivered.
    */
   processedRetentionMs?: number;
+  /**
+   * Rows this relay deletes between its own VACUUMs of the outbox (default 2,000; 0 turns them
+   * off). See `Relay.vacuumIfDue`.
+   */
+  vacuumEveryRows?: number;
 }
 
 export interface OutboxRelay {
@@ -147,6 +152,8 @@ interface OutboxRow {
 }
 
 const CLEANUP_EVERY_MS = 60_000;
+/** At most one VACUUM of the outbox per relay in this interval, however fast rows go. */
+const VACUUM_MIN_INTERVAL_MS = 1_000;
 
 /**
  * Relays committed outbox rows of one schema to the bus. Replicas may each run one: rows are
@@ -181,12 +188,16 @@ class Relay implements OutboxRelay {
   private loopDone: Promise<void> = Promise.resolve();
   private readonly onWake = () => this.wake();
   private lastCleanup = 0;
+  private deletedSinceVacuum = 0;
+  private lastVacuum = 0;
+  private readonly vacuumEveryRows: number;
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.schema = assertIdentifier(options.schema);
     this.batchSize = options.batchSize ?? 100;
     this.publishTimeoutMs = options.publishTimeoutMs ?? 30_000;
     this.stopTimeoutMs = options.stopTimeoutMs ?? 2_000;
+    this.vacuumEveryRows = options.vacuumEveryRows ?? 2_000;
   }
 
   async start(): Promise<void> {
@@ -223,6 +234,7 @@ class Relay implements OutboxRelay {
       try {
         this.wakeRequested = false;
         claimed = await this.relayBatch();
+        await this.vacuumIfDue();
         await this.cleanupIfDue();
       } catch (error) {
         // After stop() gave up waiting, the pool may be closing under an abandoned pass.
@@ -255,6 +267,7 @@ class Relay implements OutboxRelay {
     if (published.length > 0) {
       const sql = this.options.bookkeepingSql ?? this.options.sql;
       await sql`delete from ${sql(this.schema)}.outbox where id = any(${published}::uuid[])`;
+      this.deletedSinceVacuum += published.length;
     }
     for (const [i, outcome] of outcomes.entries()) {
       if (outcome.status === 'rejected') await this.release(rows[i]!, outcome.reason);
@@ -303,6 +316,26 @@ class Relay implements OutboxRelay {
     const { sql } = this.options;
     await sql`update ${sql(this.schema)}.outbox
       set lease_until = now() + make_interval(secs => ${delayMs / 1000}) where id = ${row.id}`;
+  }
+
+  /**
+   * The claim walks the pending index from its oldest entry, and every deleted row leaves a dead
+   * entry there (and a dead tuple in the heap) until VACUUM removes it: the index scan cannot mark
+   * them dead itself while new rows keep changing the same index pages. Left to autovacuum, which
+   * may run a minute apart, be throttled, or be off (this machine's server runs with
+   * `autovacuum = off`), a claim over an outbox that has seen 8,000 deletions read 5,345 buffers
+   * and took 34 ms where a vacuumed one takes 0.1 ms, and every event waited for it. So the relay
+   * vacuums its own outbox after every `vacuumEveryRows` deletions: a few milliseconds over a
+   * table that holds only rows in flight. SKIP_LOCKED: another replica's VACUUM is as good as
+   * ours, so never queue behind it.
+   */
+  private async vacuumIfDue(): Promise<void> {
+    if (this.vacuumEveryRows <= 0 || this.deletedSinceVacuum < this.vacuumEveryRows) return;
+    if (Date.now() - this.lastVacuum < VACUUM_MIN_INTERVAL_MS) return;
+    this.deletedSinceVacuum = 0;
+    this.lastVacuum = Date.now();
+    const sql = this.options.bookkeepingSql ?? this.options.sql;
+    await sql`vacuum (skip_locked) ${sql(this.schema)}.outbox`.simple();
   }
 
   private async cleanupIfDue(): Promise<void> {
