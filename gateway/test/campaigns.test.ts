@@ -119,6 +119,29 @@ describe.each(infraModes())('campaigns: dialing (%s)', (mode) => {
     expect(last?.type).toBe(eventFilter(EVENTS.campaignProgress, acme.accountId, created.id));
   });
 
+  it.each([
+    ['lost (a move would take a state below zero: recounted at once)', 'lost'],
+    ['inflated (moves never reach idle: the idle check completes it)', 'inflated'],
+  ] as const)('ends with exact counts when the stored counts were %s', async (_, damage) => {
+    const numbers = completingNumbers(4, '+1415556');
+    const created = await api.create(settings({ contacts: contactsOf(numbers), max_concurrent_calls: 1 }));
+    const counts = damage === 'lost' ? sql`'{}'::jsonb` : sql`counts || '{"pending": 1000}'::jsonb`;
+    await sql`UPDATE campaign.campaigns SET counts = ${counts} WHERE id = ${created.id}`;
+    const done = await api.waitFor(created.id, (c) => c.status === 'completed');
+    expect(done.counts).toEqual({
+      total: 4,
+      pending: 0,
+      in_progress: 0,
+      completed: 4,
+      no_answer: 0,
+      failed: 0,
+      voicemail: 0,
+      busy: 0,
+      skipped: 0,
+      cancelled: 0,
+    });
+  });
+
   it('retries the listed outcomes after interval_seconds, up to max_retries, with a custom phone_column', async () => {
     const numbers = ['+14155550001', '+14155550002', '+14155550003', '+14155550004', '+14155552100'];
     const created = await api.create(

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { countsFrom } from '../src/db/campaign-rows';
 import { afterPlacementError, decideAfterCall } from '../src/domain/attempts';
 import { classifyContact } from '../src/domain/contacts';
+import { applyMoves, isIdle } from '../src/domain/counts';
 import { completesWhenIdle, initialStatus, moveFor } from '../src/domain/lifecycle';
 
 describe('classifyContact', () => {
@@ -166,5 +167,31 @@ describe('countsFrom', () => {
       skipped: 2,
       cancelled: 0,
     });
+  });
+});
+
+describe('applyMoves', () => {
+  const counts = { ...countsFrom([]), total: 5, pending: 3, in_progress: 2 };
+
+  it('moves contacts between states and keeps the total', () => {
+    const dispatched = applyMoves(counts, [{ from: 'pending', to: 'in_progress', n: 2 }]);
+    expect(dispatched).toEqual({ ...counts, pending: 1, in_progress: 4 });
+    const ended = applyMoves(dispatched!, [
+      { from: 'in_progress', to: 'completed', n: 1 },
+      { from: 'in_progress', to: 'pending', n: 1 },
+    ]);
+    expect(ended).toEqual({ ...counts, pending: 2, in_progress: 2, completed: 1 });
+    expect(counts).toEqual({ ...countsFrom([]), total: 5, pending: 3, in_progress: 2 });
+  });
+
+  it('answers undefined when the stored counts cannot be right (a state would go below zero)', () => {
+    expect(applyMoves(counts, [{ from: 'in_progress', to: 'failed', n: 3 }])).toBeUndefined();
+    expect(applyMoves(counts, [{ from: 'completed', to: 'pending', n: 1 }])).toBeUndefined();
+  });
+
+  it('idle means nothing pending and nothing in progress', () => {
+    expect(isIdle(counts)).toBe(false);
+    expect(isIdle({ ...counts, pending: 0, in_progress: 0, completed: 5 })).toBe(true);
+    expect(isIdle({ ...counts, pending: 0, in_progress: 1 })).toBe(false);
   });
 });

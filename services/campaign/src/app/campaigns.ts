@@ -22,7 +22,7 @@ import {
   transaction,
 } from '@voice/shared';
 import { campaignRepository } from '../db/campaign-repository';
-import { type CampaignRow, toCampaign, toContact } from '../db/campaign-rows';
+import { type CampaignRow, type ContactRowDb, toCampaign, toContact } from '../db/campaign-rows';
 import { contactRepository } from '../db/contact-repository';
 import { decideAfterCall } from '../domain/attempts';
 import { classifyContact } from '../domain/contacts';
@@ -85,7 +85,7 @@ export class CampaignsApp {
         status,
         started_at: status === 'running' ? now : null,
       });
-      return afterChange(tx, started);
+      return afterChange(tx, started, { recount: true });
     });
     this.options.onRunnable();
     return toCampaign(row);
@@ -127,7 +127,7 @@ export class CampaignsApp {
         status: move.to,
         ...(operation === 'cancel' ? { finished_at: new Date() } : {}),
       });
-      return afterChange(tx, moved);
+      return afterChange(tx, moved, { recount: true });
     });
     if (operation === 'resume') this.options.onRunnable();
     return toCampaign(row);
@@ -139,43 +139,62 @@ export class CampaignsApp {
    */
   async recordCallEnded(tx: TransactionSql, accountId: string, call: Call): Promise<boolean> {
     if (!call.campaign_id) return false;
-    const campaign = await campaignRepository.lock(tx, accountId, call.campaign_id);
-    if (!campaign) return false;
-    const contact = await contactRepository.findInFlight(tx, campaign.id, call.id);
-    if (!contact) return false;
     const outcome = call.status;
     if (outcome === 'initializing' || outcome === 'ringing' || outcome === 'in_progress') return false;
+    const found = await this.lockWithContact(tx, accountId, call.campaign_id, call.id);
+    if (!found) return false;
+    const { campaign, contact } = found;
     const decision = decideAfterCall({
       outcome,
       attempts: contact.attempts,
       retry: campaign.retry_config,
       campaignStatus: campaign.status,
     });
-    await contactRepository.endAttempt(tx, campaign.id, contact.position, {
-      state: decision.state,
-      nextAttemptAt: decision.outcome === 'retry' ? new Date(Date.now() + decision.delayMs) : null,
-    });
-    await afterChange(tx, campaign);
+    await Promise.all([
+      contactRepository.endAttempt(tx, campaign.id, contact.position, {
+        state: decision.state,
+        nextAttemptAt: decision.outcome === 'retry' ? new Date(Date.now() + decision.delayMs) : null,
+      }),
+      afterChange(tx, campaign, { moved: [{ from: 'in_progress', to: decision.state, n: 1 }] }),
+    ]);
     return true;
   }
 
   /** A placement the call service refused for good: the contact fails, its slot is free again. */
   async failAttempt(accountId: string, campaignId: string, callId: string, reason: string): Promise<boolean> {
     const failed = await transaction(this.options.sql, async (tx) => {
-      const campaign = await campaignRepository.lock(tx, accountId, campaignId);
-      if (!campaign) return false;
-      const contact = await contactRepository.findInFlight(tx, campaignId, callId);
-      if (!contact) return false;
-      await contactRepository.endAttempt(tx, campaignId, contact.position, {
-        state: 'failed',
-        nextAttemptAt: null,
-        failureReason: reason,
-      });
-      await afterChange(tx, campaign);
+      const found = await this.lockWithContact(tx, accountId, campaignId, callId);
+      if (!found) return false;
+      await Promise.all([
+        contactRepository.endAttempt(tx, campaignId, found.contact.position, {
+          state: 'failed',
+          nextAttemptAt: null,
+          failureReason: reason,
+        }),
+        afterChange(tx, found.campaign, { moved: [{ from: 'in_progress', to: 'failed', n: 1 }] }),
+      ]);
       return true;
     });
     if (failed) this.options.onRunnable();
     return failed;
+  }
+
+  /**
+   * The account's campaign, locked, with the contact whose call `callId` is in flight. Both
+   * statements go out together (the contact is read once the lock is held, as they run in order):
+   * one round trip, where every CALL_ENDED of the campaign queues for this lock.
+   */
+  private async lockWithContact(
+    tx: TransactionSql,
+    accountId: string,
+    campaignId: string,
+    callId: string,
+  ): Promise<{ campaign: CampaignRow; contact: ContactRowDb } | undefined> {
+    const [campaign, contact] = await Promise.all([
+      campaignRepository.lock(tx, accountId, campaignId),
+      contactRepository.findInFlight(tx, campaignId, callId),
+    ]);
+    return campaign && contact ? { campaign, contact } : undefined;
   }
 
   private async requireDraft(accountId: string, campaignId: string): Promise<CampaignRow> {

@@ -42,6 +42,8 @@ interface Placement {
 
 const BATCH = 100;
 const SWEEP_EVERY_MS = 60_000;
+/** How often running campaigns with nothing left open are looked for (see completeIdle). */
+const IDLE_CHECK_EVERY_MS = 5_000;
 
 /**
  * Dials campaign contacts without ever exceeding a campaign's max_concurrent_calls, across any
@@ -56,6 +58,7 @@ export class Dispatcher {
   private readonly placing = new Set<Promise<void>>();
   private readonly loop: PollLoop;
   private lastSweep = 0;
+  private lastIdleCheck = 0;
 
   constructor(private readonly options: DispatcherOptions) {
     // Each step logs its own failure, so a round as a whole never throws.
@@ -90,6 +93,10 @@ export class Dispatcher {
       }
     });
     await this.step('re-send unconfirmed placements', () => this.resendUnplaced());
+    if (Date.now() - this.lastIdleCheck >= IDLE_CHECK_EVERY_MS) {
+      this.lastIdleCheck = Date.now();
+      await this.step('complete idle campaigns', () => this.completeIdle());
+    }
     if (Date.now() - this.lastSweep >= SWEEP_EVERY_MS) {
       this.lastSweep = Date.now();
       await this.step('sweep abandoned drafts', async () => {
@@ -116,7 +123,7 @@ export class Dispatcher {
           status: 'running',
           started_at: new Date(),
         });
-        await afterChange(tx, running);
+        await afterChange(tx, running, { recount: true });
       }
       return due.length;
     });
@@ -125,14 +132,21 @@ export class Dispatcher {
 
   private async dispatch(campaignId: string): Promise<void> {
     const claimed = await transaction(this.options.sql, async (tx) => {
-      const campaign = await campaignRepository.lockRunning(tx, campaignId);
+      // The count runs once the lock is held (in order, on the transaction's connection): one round
+      // trip for both. It counts the contacts rather than trusting the stored counts: the cap is
+      // a promise to the customer.
+      const [campaign, inFlight] = await Promise.all([
+        campaignRepository.lockRunning(tx, campaignId),
+        contactRepository.inFlight(tx, campaignId),
+      ]);
       if (!campaign) return [];
-      const inFlight = await contactRepository.inFlight(tx, campaignId);
       const free = campaign.max_concurrent_calls - inFlight;
       if (free <= 0) return [];
       const contacts = await contactRepository.claimDue(tx, campaignId, free);
       if (contacts.length === 0) return [];
-      await afterChange(tx, campaign);
+      await afterChange(tx, campaign, {
+        moved: [{ from: 'pending', to: 'in_progress', n: contacts.length }],
+      });
       this.options.log.debug(
         { campaign_id: campaignId, in_flight: inFlight, claimed: contacts.length },
         'claimed campaign contacts',
@@ -148,6 +162,23 @@ export class Dispatcher {
       );
     });
     for (const placement of claimed) this.track(this.place(placement));
+  }
+
+  /**
+   * A running campaign completes in the transaction that leaves nothing open, judged by counts
+   * moved change by change (progress.ts). Were they ever wrong, saying something is still pending
+   * when nothing is, no later change would come to complete it: this finds such a campaign from
+   * the contacts themselves and completes it with recounted counts. It should find none.
+   */
+  private async completeIdle(): Promise<void> {
+    const { sql, log } = this.options;
+    for (const id of await campaignRepository.runningWithNothingOpen(sql, BATCH)) {
+      const completed = await transaction(sql, async (tx) => {
+        const campaign = await campaignRepository.lockRunning(tx, id);
+        return campaign ? (await afterChange(tx, campaign, { recount: true })).status === 'completed' : false;
+      });
+      if (completed) log.warn({ campaign_id: id }, 'completed a campaign its stored counts had kept open');
+    }
   }
 
   private async resendUnplaced(): Promise<void> {

@@ -1,27 +1,59 @@
-import { EVENTS, enqueueEvent, eventSubject, type TransactionSql } from '@voice/shared';
+import { AppError, EVENTS, enqueueEvent, eventSubject, type TransactionSql } from '@voice/shared';
 import { campaignRepository } from '../db/campaign-repository';
-import { type CampaignRow, countsFrom, toCampaign } from '../db/campaign-rows';
+import { type CampaignRow, countsFrom, storedCounts, toCampaign } from '../db/campaign-rows';
 import { contactRepository } from '../db/contact-repository';
+import { applyMoves, type ContactMove, isIdle } from '../domain/counts';
 import { completesWhenIdle } from '../domain/lifecycle';
 
 /**
- * To be called, under the campaign's row lock, by every transaction that changed the campaign or
- * its contacts: recomputes the counts from the contacts, completes a running campaign with nothing
- * left to dial or hear back from (no contact pending or in progress), stores both and records the
- * progress event (outbox), all in that transaction. Returns the campaign as it now is.
- *
- * Every CALL_ENDED of a campaign waits for this lock, so its statements are kept few: the counts
- * tell whether anything is open, and one UPDATE stores counts and completion together.
+ * How the contacts changed: `moved` lists them (the hot paths: a dispatch, a call ended), `recount`
+ * counts them all (a start, an operation: once per campaign or per click).
  */
-export async function afterChange(tx: TransactionSql, row: CampaignRow): Promise<CampaignRow> {
-  const counts = countsFrom(await contactRepository.countsByState(tx, row.id));
-  const idle = counts.pending + counts.in_progress === 0;
-  const completedAt = completesWhenIdle(row.status) && idle ? new Date() : null;
-  const saved = await campaignRepository.saveProgress(tx, row.id, counts, completedAt);
-  await enqueueEvent(tx, 'campaign', {
-    subject: eventSubject(EVENTS.campaignProgress, saved.account_id, saved.id),
-    accountId: saved.account_id,
-    data: { campaign: toCampaign(saved), sequence: saved.sequence },
-  });
+export type ContactChange = { moved: readonly ContactMove[] } | { recount: true };
+
+/**
+ * To be called, under the campaign's row lock (taken by `row`'s read), by every transaction that
+ * changed the campaign or its contacts: brings the counts up to date, completes a running campaign
+ * with nothing left to dial or hear back from (no contact pending or in progress), stores both and
+ * records the progress event (outbox), all in that transaction. Returns the campaign as it now is.
+ *
+ * Every CALL_ENDED of a campaign waits for this lock, so the work under it is kept short:
+ * - The counts move by what changed instead of being recounted over every contact (a GROUP BY
+ *   of 0.8 ms at 2,000 contacts, growing with the list, on every event). They are recounted when
+ *   the moves do not add up, and before a campaign completes, so a completion never rests on
+ *   counts carried forward.
+ * - The row as it will be is known here (the lock means nobody else changed it), so the UPDATE
+ *   and the event's INSERT go out together, in one round trip. The UPDATE is guarded by the
+ *   sequence it read: should it not match, the transaction fails rather than publish a wrong row.
+ */
+export async function afterChange(
+  tx: TransactionSql,
+  row: CampaignRow,
+  change: ContactChange,
+): Promise<CampaignRow> {
+  const recount = async () => countsFrom(await contactRepository.countsByState(tx, row.id));
+  let counts =
+    ('moved' in change ? applyMoves(storedCounts(row), change.moved) : undefined) ?? (await recount());
+  if ('moved' in change && completesWhenIdle(row.status) && isIdle(counts)) counts = await recount();
+  const completedAt = completesWhenIdle(row.status) && isIdle(counts) ? new Date() : null;
+  const saved: CampaignRow = {
+    ...row,
+    counts,
+    sequence: row.sequence + 1,
+    ...(completedAt ? { status: 'completed' as const, finished_at: completedAt } : {}),
+  };
+  const [stored] = await Promise.all([
+    campaignRepository.saveProgress(tx, { id: row.id, sequence: row.sequence }, counts, completedAt),
+    enqueueEvent(tx, 'campaign', {
+      subject: eventSubject(EVENTS.campaignProgress, saved.account_id, saved.id),
+      accountId: saved.account_id,
+      data: { campaign: toCampaign(saved), sequence: saved.sequence },
+    }),
+  ]);
+  if (!stored) {
+    throw new AppError('INTERNAL', undefined, {
+      cause: new Error(`campaign ${row.id} changed under its lock (sequence ${row.sequence})`),
+    });
+  }
   return saved;
 }

@@ -57,20 +57,21 @@ export const campaignRepository = {
   },
 
   /**
-   * Stores freshly computed counts and bumps the progress sequence; `completedAt` also completes
-   * the campaign, in the same statement (it runs under the campaign's lock: one round trip less).
+   * Stores the counts and bumps the progress sequence; `completedAt` also completes the campaign,
+   * in the same statement. Only over the sequence the caller read under its lock (`from`): false
+   * when the row moved on meanwhile, which the lock rules out, so the caller fails instead.
    */
   async saveProgress(
     tx: TransactionSql,
-    id: string,
+    from: { id: string; sequence: number },
     counts: CampaignCounts,
     completedAt: Date | null,
-  ): Promise<CampaignRow> {
+  ): Promise<boolean> {
     const completion = completedAt ? tx`, status = 'completed', finished_at = ${completedAt}` : tx``;
-    const [row] = await tx<CampaignRow[]>`
-      UPDATE campaign.campaigns SET counts = ${tx.json(counts)}, sequence = sequence + 1 ${completion}
-      WHERE id = ${id} RETURNING *`;
-    return row!;
+    const rows = await tx`
+      UPDATE campaign.campaigns SET counts = ${tx.json(counts)}, sequence = ${from.sequence + 1} ${completion}
+      WHERE id = ${from.id} AND sequence = ${from.sequence} RETURNING 1`;
+    return rows.length === 1;
   },
 
   async page(
@@ -99,6 +100,17 @@ export const campaignRepository = {
         SELECT 1 FROM campaign.contacts k
         WHERE k.campaign_id = c.id AND k.state = 'pending'
           AND (k.next_attempt_at IS NULL OR k.next_attempt_at <= now()))
+      ORDER BY c.created_at LIMIT ${limit}`;
+    return rows.map((r) => r.id);
+  },
+
+  /** Running campaigns none of whose contacts is pending or in progress. */
+  async runningWithNothingOpen(db: Db, limit: number): Promise<string[]> {
+    const rows = await db<{ id: string }[]>`
+      SELECT c.id FROM campaign.campaigns c
+      WHERE c.status = 'running' AND NOT EXISTS (
+        SELECT 1 FROM campaign.contacts k
+        WHERE k.campaign_id = c.id AND k.state IN ('pending', 'in_progress'))
       ORDER BY c.created_at LIMIT ${limit}`;
     return rows.map((r) => r.id);
   },

@@ -59,6 +59,11 @@ export function countsFrom(rows: readonly { state: string; n: number }[]): Campa
   return { total, ...counts };
 }
 
+/** The counts a campaign row holds, every state present (a row stored before a state existed lacks it). */
+export function storedCounts(row: Pick<CampaignRow, 'counts'>): CampaignCounts {
+  return { ...countsFrom([]), ...row.counts };
+}
+
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
 export function toCampaign(row: CampaignRow): Campaign {
@@ -72,7 +77,7 @@ export function toCampaign(row: CampaignRow): Campaign {
     max_concurrent_calls: row.max_concurrent_calls,
     retry_config: row.retry_config,
     status: row.status,
-    counts: { ...countsFrom([]), ...row.counts },
+    counts: storedCounts(row),
     start_at: iso(row.start_at),
     created_at: row.created_at.toISOString(),
     started_at: iso(row.started_at),
