@@ -259,6 +259,25 @@ describe.each(infraModes())('campaigns: dialing (%s)', (mode) => {
     ]);
   });
 
+  it('answers a re-sent placement with the call it placed even after its agent was deleted', async () => {
+    const doomed = await createAgent(t.url, acme.key, 'Doomed');
+    const place = (id: string) =>
+      callRpc(
+        t.platform.infrastructure.bus,
+        CALL.create,
+        { id, agent_id: doomed, source_number: FROM, phone_number: '+14155559500' },
+        { requestId: randomUUID(), accountId: acme.accountId },
+      );
+    const id = randomUUID();
+    const first = await place(id);
+    expect((await api.send('DELETE', `/v1/agents/${doomed}`)).status).toBe(204);
+    const again = await place(id);
+    expect(again.id).toBe(id);
+    expect(again.created_at).toBe(first.created_at);
+    // A placement that placed nothing yet is refused: the agent is gone.
+    await expect(place(randomUUID())).rejects.toMatchObject({ code: 'AGENT_NOT_FOUND' });
+  });
+
   it('lets no REST client choose a call id', async () => {
     const id = '11111111-1111-4111-8111-111111111111';
     const res = await api.send<Call>('POST', '/v1/call', {
