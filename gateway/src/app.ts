@@ -104,14 +104,14 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
     loggerInstance: options.log as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: (req) => requestIdFrom(req.headers['x-request-id']),
-    logController: new LogController({ requestIdLogLabel: 'request_id' }),
+    // One line per request (the onResponse hook below) instead of Fastify's two: logging was about
+    // a tenth of the gateway's CPU per request (BENCHMARKS.md). Said here, not as the top-level
+    // disableRequestLogging, which Fastify ignores once a logController is given.
+    logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: true }),
     trustProxy: trustedProxies(options.trustProxy),
     // The edge answers 503 in the envelope while closing; Fastify's own 503 has no envelope.
     return503OnClosing: false,
     routerOptions: { maxParamLength: 1000 },
-    // One line per request (below) instead of Fastify's two: logging was about a tenth of the
-    // gateway's CPU per request (BENCHMARKS.md).
-    disableRequestLogging: true,
     http: NODE_HTTP_OPTIONS,
     frameworkErrors: frameworkErrors(limiter),
     clientErrorHandler: refuseMalformed,

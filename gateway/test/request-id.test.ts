@@ -21,6 +21,17 @@ describe.each(infraModes())('request ids across services (%s)', (mode) => {
     expect(lines.filter((l) => l.service === 'agent').some((l) => l.subject === 'agent.health')).toBe(true);
   });
 
+  it('logs one line per HTTP request: its outcome, with the request and the time it took', async () => {
+    const requestId = `one-line-${mode}-${Date.now()}`;
+    const res = await api(t.url, 'GET', '/v1/me', { key: t.devKey, headers: { 'x-request-id': requestId } });
+    expect(res.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 100));
+    const lines = t.logs.filter((line) => line.request_id === requestId && line.service === 'gateway');
+    expect(lines.map((line) => line.msg)).toEqual(['request completed']);
+    expect(lines[0]).toMatchObject({ req: { method: 'GET', url: '/v1/me' }, res: { statusCode: 200 } });
+    expect(typeof lines[0]!.responseTime).toBe('number');
+  });
+
   it('never writes an API key or the admin token to the logs', async () => {
     await api(t.url, 'GET', '/v1/me', { key: t.devKey });
     await api(t.url, 'GET', '/admin/accounts', { key: t.adminToken });
