@@ -5,14 +5,15 @@ import {
   type Bus,
   BusRemoteError,
   callRpc,
+  callRpcJson,
   InProcessBus,
   NatsBus,
   type RpcContract,
-  replyJson,
   rpc,
   serveRpc,
 } from '../src/bus';
 import * as contracts from '../src/contracts';
+import { AppError } from '../src/errors';
 import type { Logger } from '../src/log';
 import { infraModes, natsUrlOrThrow } from '../testing';
 
@@ -126,8 +127,29 @@ for (const mode of infraModes()) {
       });
       const reply = await callRpc(bus, Doubling, { n: 21 }, { requestId: 'r-2' });
       expect(reply).toEqual({ twice: 42, note: 'é "q"' });
-      expect(replyJson(reply)).toBe(JSON.stringify(reply));
-      expect(replyJson({ twice: 42, note: 'é "q"' })).toBeUndefined();
+      const text = await callRpcJson(bus, Doubling, { n: 21 }, { requestId: 'r-3' });
+      expect(text).toBe(JSON.stringify(reply));
+    });
+
+    it('answers a reply as its JSON text: none for a reply without a value, errors thrown as ever', async () => {
+      const { bus, log } = await busWithLog();
+      const Nothing = rpc('test.nothing', z.object({ fail: z.boolean() }), z.undefined());
+      serveRpc(
+        bus,
+        Nothing,
+        async ({ fail }) => {
+          if (fail) throw new AppError('AGENT_NOT_FOUND');
+          return undefined;
+        },
+        { queue: 'test', log },
+      );
+      expect(await callRpcJson(bus, Nothing, { fail: false }, { requestId: 'r-4' })).toBeUndefined();
+      const error = await callRpcJson(bus, Nothing, { fail: true }, { requestId: 'r-5' }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(BusRemoteError);
+      expect((error as BusRemoteError).code).toBe('AGENT_NOT_FOUND');
     });
   });
 }

@@ -1,4 +1,4 @@
-import { type Bus, type CallContext, callRpc, type RpcContract } from '@voice/shared';
+import { type Bus, type CallContext, callRpc, callRpcJson, type RpcContract } from '@voice/shared';
 import type { z } from 'zod';
 
 /**
@@ -15,5 +15,15 @@ export class GatewayClient {
     options: { timeoutMs?: number } = {},
   ): Promise<z.output<C['reply']>> {
     return callRpc(this.bus, contract, request, ctx, options);
+  }
+
+  /** The same call, answered as the reply's JSON text (unparsed), for an answer sent on as it came. */
+  callJson<C extends RpcContract>(
+    contract: C,
+    request: z.input<C['request']>,
+    ctx: CallContext,
+    options: { timeoutMs?: number } = {},
+  ): Promise<string | undefined> {
+    return callRpcJson(this.bus, contract, request, ctx, options);
   }
 }

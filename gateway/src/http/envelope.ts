@@ -20,7 +20,7 @@ export function envelope<T>(request: FastifyRequest, data: T): SuccessEnvelope<T
 }
 
 /**
- * The success envelope as JSON around `dataJson`, a reply's own JSON text (see replyJson): the same
+ * The success envelope as JSON around `dataJson`, a reply's own JSON text as it came (see decodeReplyJson): the same
  * text as JSON.stringify(envelope(request, data)), without serialising the data again.
  */
 export function envelopeJson(request: FastifyRequest, dataJson: string): string {

@@ -1,11 +1,4 @@
-import {
-  AppError,
-  type CallContext,
-  Envelope,
-  type RpcContract,
-  replyJson,
-  type ValidationIssue,
-} from '@voice/shared';
+import { AppError, type CallContext, Envelope, type RpcContract, type ValidationIssue } from '@voice/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -46,11 +39,14 @@ interface RouteBase {
 }
 
 /**
- * A catalogue operation as REST runs it. `run` takes `never` so that any operation fits without a
+ * A catalogue operation as REST runs it. `run` and `runJson` take `never` so that any operation fits without a
  * cast at each route: what REST hands it is the input its own schemas validated (see toInput).
  */
-export type RestOperation = Pick<Operation, 'scope' | 'reply' | 'idempotent' | 'replyAsItCame'> & {
+export type RestOperation = Pick<Operation, 'scope' | 'reply' | 'idempotent'> & {
   run: (deps: GatewayDeps, input: never, context: CallContext) => Promise<unknown>;
+  runJson?:
+    | ((deps: GatewayDeps, input: never, context: CallContext) => Promise<string | undefined>)
+    | undefined;
 };
 
 /**
@@ -144,9 +140,9 @@ interface Serving {
   auth: RouteAuth;
   reply: z.ZodType;
   idempotent: boolean;
-  /** The answer is the service's reply as it came, so it may be sent on as the text it came in. */
-  asItCame: boolean;
   run: (parts: RequestParts, context: CallContext) => Promise<unknown>;
+  /** For an answer that is the service's reply as it came: run, answering its JSON text unparsed. */
+  runJson: ((parts: RequestParts, context: CallContext) => Promise<string | undefined>) | undefined;
 }
 
 function serving(route: RpcRoute, deps: GatewayDeps): Serving {
@@ -157,8 +153,10 @@ function serving(route: RpcRoute, deps: GatewayDeps): Serving {
       auth: scopeAuth(operation.scope),
       reply: operation.reply,
       idempotent: operation.idempotent === true,
-      asItCame: operation.replyAsItCame === true,
       run: (parts, context) => operation.run(deps, toInput(parts) as never, context),
+      runJson: operation.runJson
+        ? (parts, context) => operation.runJson!(deps, toInput(parts) as never, context)
+        : undefined,
     };
   }
   const toRequest = route.toRequest ?? merged;
@@ -166,8 +164,8 @@ function serving(route: RpcRoute, deps: GatewayDeps): Serving {
     auth: route.auth,
     reply: route.contract.reply,
     idempotent: false,
-    asItCame: true,
     run: (parts, context) => deps.client.call(route.contract, toRequest(parts), context),
+    runJson: (parts, context) => deps.client.callJson(route.contract, toRequest(parts), context),
   };
 }
 
@@ -223,12 +221,15 @@ export function registerRpcRoutes(app: FastifyInstance, deps: GatewayDeps, route
           body: request.body,
         };
         const run = async () => {
+          // A reply sent on as it came is sent as the text it came in, never parsed; one that is
+          // changed (by a transform) or stored for replays is parsed and serialised.
+          if (served.runJson && !served.idempotent && route.status !== 204) {
+            const text = await served.runJson(parts, callContext(request));
+            const body = text === undefined ? envelope(request, undefined) : envelopeJson(request, text);
+            return { status: route.status, body };
+          }
           const data = await served.run(parts, callContext(request));
           if (route.status === 204) return { status: route.status, body: undefined };
-          // A reply sent on as it came is sent as the text it came in (see replyJson); one that is
-          // changed (by a transform) or stored for replays is serialised.
-          const text = served.asItCame && !served.idempotent ? replyJson(data) : undefined;
-          if (text !== undefined) return { status: route.status, body: envelopeJson(request, text) };
           return { status: route.status, body: envelope(request, data) };
         };
         const key = served.idempotent ? request.headers[IDEMPOTENCY_HEADER] : undefined;

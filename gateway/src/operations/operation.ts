@@ -28,10 +28,11 @@ export interface Operation<I extends z.ZodType = z.ZodType, O = unknown> {
   /** Honours an idempotency key, sharing REST's store and its 24-hour window. */
   idempotent?: boolean;
   /**
-   * run answers the service's reply as it came (one bus call, nothing adjusted), so REST may send
-   * it on as the JSON text it came in (replyJson) instead of serialising it again.
+   * For an operation whose answer is the service's reply as it came (one bus call, nothing
+   * adjusted): run, answering that reply's JSON text unparsed, so REST sends it on as it came
+   * instead of parsing it only to serialise it again.
    */
-  replyAsItCame?: boolean;
+  runJson?: (deps: GatewayDeps, input: z.output<I>, context: CallContext) => Promise<string | undefined>;
 }
 
 export type Unnamed<O extends Operation> = Omit<O, 'name'>;
@@ -59,11 +60,13 @@ export function rpcOperation<I extends z.ZodType, C extends RpcContract>(spec: {
   return {
     ...rest,
     reply: contract.reply,
-    replyAsItCame: transform === undefined,
     run: async (deps, input, context) => {
       const data = await deps.client.call(contract, toRequest(input), context);
       return transform ? transform(data, deps) : data;
     },
+    ...(transform === undefined
+      ? { runJson: (deps, input, context) => deps.client.callJson(contract, toRequest(input), context) }
+      : {}),
   };
 }
 

@@ -16,7 +16,7 @@ import type {
   StreamDefinition,
   Subscription,
 } from './types';
-import { decode, decodeReply, encode, encodeSuccess } from './wire';
+import { decode, decodeReply, decodeReplyJson, encode, encodeSuccess } from './wire';
 
 interface Handler {
   subject: string;
@@ -81,7 +81,8 @@ export class InProcessBus implements Bus {
     } finally {
       clearTimeout(timer);
     }
-    return decodeReply(subject, replyBody ?? encodeSuccess(null).body);
+    const body = replyBody ?? encodeSuccess(null).body;
+    return options.replyAs === 'json' ? decodeReplyJson(subject, body) : decodeReply(subject, body);
   }
 
   respond(subject: string, responder: Responder, options: { queue?: string } = {}): Subscription {

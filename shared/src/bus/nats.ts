@@ -28,7 +28,15 @@ import type {
   Subscription,
 } from './types';
 import { waitAtMost } from './wait';
-import { decode, decodeReply, type EncodedReply, ERROR_HEADER, encode, encodeFailure } from './wire';
+import {
+  decode,
+  decodeReply,
+  decodeReplyJson,
+  type EncodedReply,
+  ERROR_HEADER,
+  encode,
+  encodeFailure,
+} from './wire';
 
 const DRAIN_DEADLINE_MS = 5_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
@@ -125,7 +133,7 @@ export class NatsBus implements Bus {
     } catch (error) {
       throw mapNatsError(subject, error);
     }
-    return decodeReply(subject, body);
+    return options.replyAs === 'json' ? decodeReplyJson(subject, body) : decodeReply(subject, body);
   }
 
   respond(subject: string, responder: Responder, options: { queue?: string } = {}): Subscription {

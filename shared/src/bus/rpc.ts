@@ -5,9 +5,6 @@ import type { Logger } from '../log';
 import { toValidationIssues } from '../validation';
 import { type Bus, type BusHeaders, HEADER, type Subscription } from './types';
 
-/** A reply's JSON text as it arrived, for a caller that sends the reply on unchanged. */
-export { replyJson } from './wire';
-
 /** A request/reply subject: its name and the zod schemas of both directions. */
 export interface RpcContract<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
   subject: string;
@@ -127,4 +124,22 @@ export async function callRpc<C extends RpcContract>(
     headers: contextHeaders(ctx),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
   })) as z.output<C['reply']>;
+}
+
+/**
+ * As callRpc, but answers the reply's JSON text as the service sent it (undefined for a reply
+ * without a value), unparsed: for a caller that sends the reply on unchanged.
+ */
+export async function callRpcJson<C extends RpcContract>(
+  bus: Bus,
+  contract: C,
+  request: z.input<C['request']>,
+  ctx: CallContext,
+  options: { timeoutMs?: number } = {},
+): Promise<string | undefined> {
+  return (await bus.request(contract.subject, request, {
+    headers: contextHeaders(ctx),
+    replyAs: 'json',
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+  })) as string | undefined;
 }

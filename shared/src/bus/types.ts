@@ -22,6 +22,11 @@ export interface RequestOptions {
   /** How long to wait for the reply; default is the bus's configured request timeout. */
   timeoutMs?: number;
   headers?: BusHeaders;
+  /**
+   * 'json': the request resolves to the reply's JSON text (a string, or undefined for a reply
+   * without a value), never parsed, for a caller that sends it on as it came. Default 'value'.
+   */
+  replyAs?: 'value' | 'json';
 }
 
 /** A responder returns the reply data, or throws an AppError (anything else becomes INTERNAL). */

@@ -21,21 +21,8 @@ export interface EncodedReply {
   errorCode?: string;
 }
 
-/** How every success reply with a value begins: decodeReply finds the value's own JSON after it. */
+/** How every success reply with a value begins: decodeReplyJson finds the value's own JSON after it. */
 const SUCCESS_PREFIX = '{"ok":true,"data":';
-
-/**
- * The JSON text each object decoded from a success reply was parsed from. A caller that passes a
- * reply on unchanged (the gateway's answer to a read) sends this text instead of serialising the
- * object again: for a reply of a few KB that was a measurable share of the gateway (BENCHMARKS.md).
- */
-const replyText = new WeakMap<object, string>();
-/**
- * Larger replies (export chunks, pages of long calls) are never sent on unchanged, and keeping
- * their text alive beside the parsed value doubled what each one held: the gateway's RSS during
- * a 100,000-call export grew by 150 MB instead of 18 MB.
- */
-const REPLY_TEXT_MAX_CHARS = 64 * 1024;
 
 export function encodeSuccess(data: unknown): EncodedReply {
   // Written out rather than JSON.stringify({ ok, data }), so the value's text is known to sit
@@ -43,14 +30,6 @@ export function encodeSuccess(data: unknown): EncodedReply {
   const text = data === undefined ? undefined : (JSON.stringify(data) as string | undefined);
   if (text === undefined) return { body: encode({ ok: true } satisfies ReplyEnvelope) };
   return { body: `${SUCCESS_PREFIX}${text}}` };
-}
-
-/**
- * The JSON text `value` was decoded from, if it is an object or array a bus reply carried, for a
- * caller that sends it on unchanged; undefined otherwise. Only for a reply nobody has modified.
- */
-export function replyJson(value: unknown): string | undefined {
-  return value !== null && typeof value === 'object' ? replyText.get(value) : undefined;
 }
 
 /** Only catalogue errors cross the wire; anything else is INTERNAL with no internals. */
@@ -65,21 +44,23 @@ export function decodeReply(subject: string, body: string): unknown {
   if (!envelope || typeof envelope !== 'object' || !('ok' in envelope)) {
     throw new AppError('INTERNAL', 'Malformed reply from a backing service');
   }
-  if (envelope.ok) {
-    const { data } = envelope;
-    // Every success body is built by encodeSuccess (bus peers are the platform's own services).
-    if (
-      data !== null &&
-      typeof data === 'object' &&
-      body.length <= REPLY_TEXT_MAX_CHARS &&
-      body.startsWith(SUCCESS_PREFIX)
-    ) {
-      replyText.set(data, body.slice(SUCCESS_PREFIX.length, -1));
-    }
-    return data;
-  }
+  if (envelope.ok) return envelope.data;
   const error = appErrorFromWire(envelope.error);
   throw new BusRemoteError(subject, error.code, error.detail);
+}
+
+/**
+ * A reply as the JSON text of its value, never parsed, for a caller that sends it on unchanged (the
+ * gateway's REST answers): undefined for a success without a value; an error throws as in
+ * decodeReply. Parsing a reply only to serialise it again was about 4% of the all-in-one
+ * process's CPU on GET /v1/agents/{id}, and more in the garbage it left (BENCHMARKS.md).
+ */
+export function decodeReplyJson(subject: string, body: string): string | undefined {
+  // Every success body with a value is built by encodeSuccess (bus peers are the platform's own
+  // services), so the value's text is what lies between the prefix and the closing brace.
+  if (body.startsWith(SUCCESS_PREFIX)) return body.slice(SUCCESS_PREFIX.length, -1);
+  const data = decodeReply(subject, body);
+  return data === undefined ? undefined : JSON.stringify(data);
 }
 
 export const ERROR_HEADER = HEADER.errorCode;
