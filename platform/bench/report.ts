@@ -212,7 +212,7 @@ export function writeReport(path: string, report: Report): void {
     out.push(
       '## Campaign',
       '',
-      'One campaign per platform, contacts all distinct and answering, cap 50, calls of about zero length (SIM_TIME_SCALE=0.00001): the time is the platform\u2019s own overhead per call (staged create, claim under the cap, call.create, agent snapshot, transitions, CALL_ENDED consumed, slot released). Timed from the POST to `completed`.',
+      'One campaign per platform, contacts all distinct and answering, cap 50, calls of about zero length (SIM_TIME_SCALE=0.00001): the time is the platform\u2019s own overhead per call (staged create, claim under the cap, call.create, agent snapshot, transitions, CALL_ENDED consumed, slot released), bounded below by the dial rate (CALL_DIALS_PER_SECOND, 100 a second per call-service instance; the bench runs one). Timed from the POST to `completed`.',
       '',
       '| platform | contacts | cap | total s | calls/s | slot time per call (ms) |',
       '|---|---:|---:|---:|---:|---:|',
