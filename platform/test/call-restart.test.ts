@@ -206,11 +206,13 @@ describe.runIf(infraModes().includes('nats'))('call service restart mid-call (NA
       expect(res.status, res.text).toBe(201);
       return res.body.data.id;
     });
+    const killedAt = new Date();
+    expect(await callService.stop('SIGKILL')).toBeNull();
+    // Read once the instance is dead: read before, a call it dialed in between (it still dials one
+    // a second) would count as waiting, and its dial time would precede the kill.
     const waiting = await sql<{ id: string }[]>`
       SELECT id FROM call.calls WHERE id = ANY(${placed}::uuid[]) AND dialed_at IS NULL`;
     expect(waiting.length, 'calls waiting to be dialed when the instance is killed').toBeGreaterThan(2);
-    const killedAt = new Date();
-    expect(await callService.stop('SIGKILL')).toBeNull();
 
     callService = await startCallService();
     const finished = await waitForAll(placed, 'completed', 30_000);

@@ -28,6 +28,7 @@ import type {
 } from '../carrier/index';
 import { callRepository, newCallRow } from '../db/call-repository';
 import { agentCopy, type CallRow, isFinal, toCall } from '../db/call-rows';
+import { PlacementWriter } from '../db/placement-writer';
 import { recordTransitionEvents, statusEvent, type TransitionEvents, transitionEvents } from './call-events';
 import { DialQueue } from './dial-queue';
 import { type CallMetrics, callMetrics } from './metrics';
@@ -84,8 +85,11 @@ export class CallsApp {
   private stopped = false;
   private readonly metrics: CallMetrics | undefined;
   private readonly queue: DialQueue;
+  /** Placements stored together while a statement is in flight (group commit). */
+  private readonly placements: PlacementWriter;
 
   constructor(private readonly options: CallsOptions) {
+    this.placements = new PlacementWriter(options.sql);
     this.queue = new DialQueue({
       perSecond: options.dialsPerSecond,
       dial: (rows) => this.dialBatch(rows),
@@ -139,7 +143,7 @@ export class CallsApp {
       },
       now,
     );
-    const placed = await callRepository.place(this.options.sql, row, eventEnvelope(statusEvent(row, null)));
+    const placed = await this.placements.place(row, eventEnvelope(statusEvent(row, null)));
     if (!placed) return this.placedAlready(accountId, body.id);
     this.metrics?.transitioned(row.status);
     this.queue.push(row);

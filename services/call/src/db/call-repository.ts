@@ -84,29 +84,44 @@ function filtered(db: Db, accountId: string, filters: CallFilters) {
 /** The call schema's SQL: every read is scoped by account, so another account's call is not found. */
 export const callRepository = {
   /**
-   * Stores a new call, its first transition and its first event in one statement (atomic without a
-   * transaction, one round trip). False when a call with this id exists already (a caller-chosen
-   * id): then nothing is written.
+   * Stores new calls, each with its first transition and its first event, in one statement
+   * (atomic without a transaction, one round trip however many). Answers the ids it stored: a call
+   * whose id exists already (a caller-chosen id) is not, and nothing of it is written. Ids must be
+   * distinct within one call.
    */
-  async place(sql: Sql, row: CallRow, event: EventOf<unknown>): Promise<boolean> {
+  async placeAll(
+    sql: Sql,
+    calls: readonly { row: CallRow; event: EventOf<unknown> }[],
+  ): Promise<Set<string>> {
+    const rows = calls.map(({ row }) => ({
+      ...row,
+      agent_snapshot: sql.json(row.agent_snapshot as never),
+      metadata: row.metadata === null ? null : sql.json(row.metadata as never),
+      transcript: sql.json(row.transcript as never),
+    }));
+    const events = calls.map(({ row, event }) => ({
+      call_id: row.id,
+      id: event.id,
+      subject: event.type,
+      payload: event,
+    }));
     const written = await sql<{ id: string }[]>`
       WITH placed AS (
-        INSERT INTO call.calls ${sql({
-          ...row,
-          agent_snapshot: sql.json(row.agent_snapshot as never),
-          metadata: row.metadata === null ? null : sql.json(row.metadata as never),
-          transcript: sql.json(row.transcript as never),
-        } as never)}
+        INSERT INTO call.calls ${sql(rows as never)}
         ON CONFLICT (id) DO NOTHING
         RETURNING id, started_at
       ), first AS (
         INSERT INTO call.call_transitions (call_id, sequence, status, at)
         SELECT id, 1, 'initializing', started_at FROM placed
-      ), queued AS (${outboxInsert(sql, 'call', event, sql`EXISTS (SELECT 1 FROM placed)`)})
-      SELECT id FROM queued`;
-    if (written.length === 0) return false;
-    wakeOutboxRelays('call');
-    return true;
+      ), queued AS (
+        INSERT INTO call.outbox (id, subject, payload, headers)
+        SELECT e.id, e.subject, e.payload, '{}'::jsonb
+        FROM jsonb_to_recordset(${sql.json(events as never)}) AS e(call_id uuid, id uuid, subject text, payload jsonb)
+        WHERE e.call_id IN (SELECT id FROM placed)
+      )
+      SELECT id FROM placed`;
+    if (written.length > 0) wakeOutboxRelays('call');
+    return new Set(written.map((w) => w.id));
   },
 
   /**

@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import { createLogger, createSql, eventEnvelope, migrate, type Sql } from '@voice/shared';
+import { createTestDatabase, infraModes, type TestDatabase } from '@voice/shared/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newCallRow } from '../src/db/call-repository';
+import { migrations } from '../src/db/migrations';
+import { PlacementWriter } from '../src/db/placement-writer';
+
+const log = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', name: 'placement-writer-test' });
+const ACCOUNT = randomUUID();
+const AGENT = randomUUID();
+
+function newCall(id: string = randomUUID()) {
+  const now = new Date();
+  const row = newCallRow(
+    ACCOUNT,
+    {
+      id,
+      agent_id: AGENT,
+      agent_snapshot: {
+        id: AGENT,
+        name: 'Riley',
+        agent_type: 'real_estate_lead_qualifier',
+        industry: null,
+        goal: 'Qualify the lead',
+        collects: [],
+        language: 'en',
+        voice: 'alloy',
+        ai_model: 'gpt-4o',
+        start_flow: 'Hi',
+        end_flow: 'Bye',
+        prompt_hash: 'hash',
+        prompt_version_id: null,
+      },
+      campaign_id: null,
+      phone_number: '+14155550123',
+      source_number: '+14155550100',
+      metadata: { n: 1 },
+      started_at: now,
+      prompt_version_id: null,
+      prompt_hash: 'hash',
+      owner: 'test',
+      lease_until: now,
+    },
+    now,
+  );
+  const event = eventEnvelope({
+    subject: `events.call.status.${ACCOUNT}.${id}`,
+    accountId: ACCOUNT,
+    data: { id },
+  });
+  return { row, event };
+}
+
+describe.each(infraModes())('placement writer (%s)', (mode) => {
+  let db: TestDatabase;
+  let sql: Sql;
+  beforeAll(async () => {
+    db = await createTestDatabase(mode);
+    sql = createSql(db.url, { max: 4, log, applicationName: 'placement-writer-test' });
+    await migrate(sql, migrations, log);
+  });
+  afterAll(async () => {
+    await sql?.end({ timeout: 5 });
+    await db?.drop();
+  });
+
+  async function stored(calls: ReturnType<typeof newCall>[]) {
+    const ids = calls.map((c) => c.row.id);
+    const [row] = await sql<{ calls: number; statements: number; transitions: number; events: number }[]>`
+      SELECT (SELECT count(*)::int FROM call.calls WHERE id = ANY(${ids}::uuid[])) AS calls,
+             (SELECT count(DISTINCT xmin::text)::int FROM call.calls WHERE id = ANY(${ids}::uuid[])) AS statements,
+             (SELECT count(*)::int FROM call.call_transitions WHERE call_id = ANY(${ids}::uuid[])) AS transitions,
+             (SELECT count(*)::int FROM call.outbox
+               WHERE id = ANY(${calls.map((c) => c.event.id)}::uuid[])) AS events`;
+    return row!;
+  }
+
+  it('stores the calls that arrive while a statement is in flight together, each with its transition and event', async () => {
+    const writer = new PlacementWriter(sql, { concurrency: 1 });
+    const calls = Array.from({ length: 12 }, () => newCall());
+    const placed = await Promise.all(calls.map((c) => writer.place(c.row, c.event)));
+    expect(placed).toEqual(calls.map(() => true));
+    // The first went alone; the eleven that arrived meanwhile went in one statement (one
+    // transaction: the same xmin).
+    expect(await stored(calls)).toEqual({ calls: 12, statements: 2, transitions: 12, events: 12 });
+  });
+
+  it('stores an id once and fails only the call that cannot be stored', async () => {
+    const writer = new PlacementWriter(sql, { concurrency: 1 });
+    const [first, twice, fine] = [newCall(), newCall(), newCall()];
+    const again = { row: twice.row, event: newCall(twice.row.id).event };
+    const bad = newCall();
+    bad.row = { ...bad.row, status: 'no_such_status' as never };
+    const outcomes = await Promise.allSettled(
+      [first, twice, again, bad, fine].map((c) => writer.place(c.row, c.event)),
+    );
+    expect(outcomes.map((o) => (o.status === 'fulfilled' ? o.value : 'failed'))).toEqual([
+      true,
+      true,
+      false,
+      'failed',
+      true,
+    ]);
+    expect(await stored([first, twice, fine])).toMatchObject({ calls: 3, transitions: 3, events: 3 });
+    expect(await stored([again, bad])).toMatchObject({ calls: 1, events: 0 });
+    // A call placed already is not placed again.
+    expect(await writer.place(fine.row, newCall(fine.row.id).event)).toBe(false);
+  });
+});
