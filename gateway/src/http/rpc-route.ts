@@ -148,15 +148,14 @@ interface Serving {
 function serving(route: RpcRoute, deps: GatewayDeps): Serving {
   if ('operation' in route) {
     const { operation } = route;
+    const { runJson } = operation;
     const toInput = route.toInput ?? merged;
     return {
       auth: scopeAuth(operation.scope),
       reply: operation.reply,
       idempotent: operation.idempotent === true,
       run: (parts, context) => operation.run(deps, toInput(parts) as never, context),
-      runJson: operation.runJson
-        ? (parts, context) => operation.runJson!(deps, toInput(parts) as never, context)
-        : undefined,
+      runJson: runJson && ((parts, context) => runJson(deps, toInput(parts) as never, context)),
     };
   }
   const toRequest = route.toRequest ?? merged;

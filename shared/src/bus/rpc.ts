@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { AppError, fromDatabaseError } from '../errors';
 import type { Logger } from '../log';
 import { toValidationIssues } from '../validation';
-import { type Bus, type BusHeaders, HEADER, type Subscription } from './types';
+import { type Bus, type BusHeaders, HEADER, type RequestOptions, type Subscription } from './types';
 
 /** A request/reply subject: its name and the zod schemas of both directions. */
 export interface RpcContract<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
@@ -120,10 +120,7 @@ export async function callRpc<C extends RpcContract>(
   ctx: CallContext,
   options: { timeoutMs?: number } = {},
 ): Promise<z.output<C['reply']>> {
-  return (await bus.request(contract.subject, request, {
-    headers: contextHeaders(ctx),
-    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-  })) as z.output<C['reply']>;
+  return (await bus.request(contract.subject, request, requestOptions(ctx, options))) as z.output<C['reply']>;
 }
 
 /**
@@ -138,8 +135,15 @@ export async function callRpcJson<C extends RpcContract>(
   options: { timeoutMs?: number } = {},
 ): Promise<string | undefined> {
   return (await bus.request(contract.subject, request, {
-    headers: contextHeaders(ctx),
+    ...requestOptions(ctx, options),
     replyAs: 'json',
-    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
   })) as string | undefined;
+}
+
+/** A contract call's bus options: the caller's context as headers, and its timeout if it set one. */
+function requestOptions(ctx: CallContext, options: { timeoutMs?: number }): RequestOptions {
+  return {
+    headers: contextHeaders(ctx),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+  };
 }

@@ -2,6 +2,7 @@ import {
   type CallFilters,
   type EventOf,
   outboxInsert,
+  outboxInsertEach,
   type PageQuery,
   pageTotal,
   type Sql,
@@ -99,12 +100,6 @@ export const callRepository = {
       metadata: row.metadata === null ? null : sql.json(row.metadata as never),
       transcript: sql.json(row.transcript as never),
     }));
-    const events = calls.map(({ row, event }) => ({
-      call_id: row.id,
-      id: event.id,
-      subject: event.type,
-      payload: event,
-    }));
     const written = await sql<{ id: string }[]>`
       WITH placed AS (
         INSERT INTO call.calls ${sql(rows as never)}
@@ -113,12 +108,12 @@ export const callRepository = {
       ), first AS (
         INSERT INTO call.call_transitions (call_id, sequence, status, at)
         SELECT id, 1, 'initializing', started_at FROM placed
-      ), queued AS (
-        INSERT INTO call.outbox (id, subject, payload, headers)
-        SELECT e.id, e.subject, e.payload, '{}'::jsonb
-        FROM jsonb_to_recordset(${sql.json(events as never)}) AS e(call_id uuid, id uuid, subject text, payload jsonb)
-        WHERE e.call_id IN (SELECT id FROM placed)
-      )
+      ), queued AS (${outboxInsertEach(
+        sql,
+        'call',
+        calls.map(({ row, event }) => ({ key: row.id, envelope: event })),
+        sql`SELECT id::text FROM placed`,
+      )})
       SELECT id FROM placed`;
     if (written.length > 0) wakeOutboxRelays('call');
     return new Set(written.map((w) => w.id));

@@ -150,13 +150,10 @@ export class CampaignsApp {
       retry: campaign.retry_config,
       campaignStatus: campaign.status,
     });
-    await Promise.all([
-      contactRepository.endAttempt(tx, campaign.id, contact.position, {
-        state: decision.state,
-        nextAttemptAt: decision.outcome === 'retry' ? new Date(Date.now() + decision.delayMs) : null,
-      }),
-      afterChange(tx, campaign, { moved: [{ from: 'in_progress', to: decision.state, n: 1 }] }),
-    ]);
+    await this.endAttempt(tx, found, {
+      state: decision.state,
+      nextAttemptAt: decision.outcome === 'retry' ? new Date(Date.now() + decision.delayMs) : null,
+    });
     return true;
   }
 
@@ -165,18 +162,26 @@ export class CampaignsApp {
     const failed = await transaction(this.options.sql, async (tx) => {
       const found = await this.lockWithContact(tx, accountId, campaignId, callId);
       if (!found) return false;
-      await Promise.all([
-        contactRepository.endAttempt(tx, campaignId, found.contact.position, {
-          state: 'failed',
-          nextAttemptAt: null,
-          failureReason: reason,
-        }),
-        afterChange(tx, found.campaign, { moved: [{ from: 'in_progress', to: 'failed', n: 1 }] }),
-      ]);
+      await this.endAttempt(tx, found, { state: 'failed', nextAttemptAt: null, failureReason: reason });
       return true;
     });
     if (failed) this.options.onRunnable();
     return failed;
+  }
+
+  /**
+   * Ends the in-flight contact's attempt and moves the campaign's counts by it (in progress to its
+   * new state); both statements go out together, under the lock lockWithContact took.
+   */
+  private async endAttempt(
+    tx: TransactionSql,
+    { campaign, contact }: { campaign: CampaignRow; contact: ContactRowDb },
+    change: Parameters<typeof contactRepository.endAttempt>[3],
+  ): Promise<void> {
+    await Promise.all([
+      contactRepository.endAttempt(tx, campaign.id, contact.position, change),
+      afterChange(tx, campaign, { moved: [{ from: 'in_progress', to: change.state, n: 1 }] }),
+    ]);
   }
 
   /**

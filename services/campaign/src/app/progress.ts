@@ -32,10 +32,11 @@ export async function afterChange(
   change: ContactChange,
 ): Promise<CampaignRow> {
   const recount = async () => countsFrom(await contactRepository.countsByState(tx, row.id));
+  const completes = completesWhenIdle(row.status);
   let counts =
     ('moved' in change ? applyMoves(storedCounts(row), change.moved) : undefined) ?? (await recount());
-  if ('moved' in change && completesWhenIdle(row.status) && isIdle(counts)) counts = await recount();
-  const completedAt = completesWhenIdle(row.status) && isIdle(counts) ? new Date() : null;
+  if ('moved' in change && completes && isIdle(counts)) counts = await recount();
+  const completedAt = completes && isIdle(counts) ? new Date() : null;
   const saved: CampaignRow = {
     ...row,
     counts,
