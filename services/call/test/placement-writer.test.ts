@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createLogger, createSql, eventEnvelope, migrate, type Sql } from '@voice/shared';
 import { createTestDatabase, infraModes, type TestDatabase } from '@voice/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newCallRow } from '../src/db/call-repository';
+import { callRepository, newCallRow } from '../src/db/call-repository';
 import { migrations } from '../src/db/migrations';
 import { PlacementWriter } from '../src/db/placement-writer';
 
@@ -52,7 +52,7 @@ function newCall(id: string = randomUUID()) {
   return { row, event };
 }
 
-describe.each(infraModes())('placement writer (%s)', (mode) => {
+describe.each(infraModes())('placing and dialing calls (%s)', (mode) => {
   let db: TestDatabase;
   let sql: Sql;
   beforeAll(async () => {
@@ -106,5 +106,37 @@ describe.each(infraModes())('placement writer (%s)', (mode) => {
     expect(await stored([again, bad])).toMatchObject({ calls: 1, events: 0 });
     // A call placed already is not placed again.
     expect(await writer.place(fine.row, newCall(fine.row.id).event)).toBe(false);
+  });
+
+  it('marks queued calls dialed by their ids, never walking every live call', async () => {
+    const writer = new PlacementWriter(sql, { concurrency: 1 });
+    const template = newCall();
+    await writer.place(template.row, template.event);
+    // Statistics taken while the table held only ended calls, then a backlog of 2,000 queued
+    // calls: what a service sees between analyses when a burst arrives.
+    const copies = (count: number, status: string) => sql`
+      INSERT INTO call.calls SELECT (json_populate_record(c,
+        json_build_object('id', gen_random_uuid(), 'status', ${status}::text))).*
+      FROM call.calls c CROSS JOIN generate_series(1, ${count}) WHERE c.id = ${template.row.id}`;
+    await copies(2000, 'completed');
+    await sql`UPDATE call.calls SET status = 'completed' WHERE id = ${template.row.id}`;
+    await sql`ANALYZE call.calls`;
+    await copies(2000, 'initializing');
+    const batch = await sql<{ id: string }[]>`
+      SELECT id FROM call.calls WHERE status = 'initializing' AND dialed_at IS NULL LIMIT 3`;
+    const reads = await sql.begin(async (tx) => {
+      const marked = await callRepository.markDialed(
+        tx,
+        'test',
+        batch.map((b) => b.id),
+      );
+      expect(marked.map((m) => m.id).sort()).toEqual(batch.map((b) => b.id).sort());
+      return tx<{ index: string; tuples: number }[]>`
+        SELECT c.relname AS index, pg_stat_get_xact_tuples_returned(c.oid)::int AS tuples
+        FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = 'call.calls'::regclass`;
+    });
+    const read = Object.fromEntries(reads.map((r) => [r.index, r.tuples]));
+    expect(read.calls_pkey).toBeGreaterThanOrEqual(3);
+    expect(read.calls_live_idx).toBe(0);
   });
 });

@@ -122,11 +122,16 @@ export const callRepository = {
   /**
    * Marks queued calls of `owner` as handed to the carrier now; answers those it marked (a call
    * taken over by another instance, or ended meanwhile, is not dialed here).
+   *
+   * The status test is written `(...) IS TRUE` so the planner cannot prove the partial live index
+   * applies: with `status = 'initializing'` it may pick that index (small by stale statistics) and
+   * walk every live call, thousands while a backlog waits, instead of looking up these few ids.
    */
   async markDialed(db: Db, owner: string, ids: string[]): Promise<{ id: string; dialed_at: Date }[]> {
     return db<{ id: string; dialed_at: Date }[]>`
       UPDATE call.calls SET dialed_at = date_trunc('milliseconds', now())
-      WHERE id = ANY(${ids}::uuid[]) AND owner = ${owner} AND dialed_at IS NULL AND status = 'initializing'
+      WHERE id = ANY(${ids}::uuid[]) AND owner = ${owner} AND dialed_at IS NULL
+        AND (status = 'initializing') IS TRUE
       RETURNING id, dialed_at`;
   },
 
