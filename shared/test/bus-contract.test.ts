@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection, headers as natsHeaders } from '@nats-io/transport-node';
+import fc from 'fast-check';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -487,8 +488,36 @@ describe('subjectMatches', () => {
     ['a.b', 'a.b.c', false],
     ['a.b.c', 'a.b', false],
     ['*.b', 'x.b', true],
+    ['a.bc', 'a.bd', false],
+    ['a.b', 'a.bc', false],
+    ['a.*', 'a.', true],
+    ['a..>', 'a..b', true],
   ])('%s vs %s → %s', (pattern, subject, expected) => {
     expect(subjectMatches(pattern, subject)).toBe(expected);
+  });
+
+  /** The definition, token by token, that subjectMatches implements without splitting. */
+  function bySplit(pattern: string, subject: string): boolean {
+    const p = pattern.split('.');
+    const s = subject.split('.');
+    for (let i = 0; i < p.length; i++) {
+      if (p[i] === '>') return s.length > i;
+      if (i >= s.length) return false;
+      if (p[i] !== '*' && p[i] !== s[i]) return false;
+    }
+    return p.length === s.length;
+  }
+
+  it('agrees with the token-by-token definition on generated subjects', () => {
+    const token = fc.constantFrom('a', 'b', 'ab', '', '*', '>');
+    const subjectOf = (t: fc.Arbitrary<string>) =>
+      fc.array(t, { minLength: 1, maxLength: 5 }).map((tokens) => tokens.join('.'));
+    fc.assert(
+      fc.property(subjectOf(token), subjectOf(fc.constantFrom('a', 'b', 'ab', '')), (pattern, subject) => {
+        expect(subjectMatches(pattern, subject)).toBe(bySplit(pattern, subject));
+      }),
+      { numRuns: 5_000 },
+    );
   });
 });
 

@@ -16,7 +16,14 @@ import type {
   StreamDefinition,
   Subscription,
 } from './types';
-import { decode, decodeReply, decodeReplyJson, encode, encodeSuccess } from './wire';
+import { decodeReply, decodeReplyJson, encode, encodeSuccess, receivedMessage } from './wire';
+
+/** A message as published: encoded once; each recipient decodes its own copy (receivedMessage). */
+export interface SentMessage {
+  subject: string;
+  text: string;
+  headers: BusHeaders;
+}
 
 interface Handler {
   subject: string;
@@ -67,7 +74,7 @@ export class InProcessBus implements Bus {
     if (!responder) throw new BusNoRespondersError(subject);
     const timeoutMs = options.timeoutMs ?? this.options.requestTimeoutMs;
     let replyBody: string | undefined;
-    const work = responder.run(this.message(subject, data, options.headers), (body) => {
+    const work = responder.run(this.received(this.message(subject, data, options.headers)), (body) => {
       replyBody = body;
     });
     // close() must wait for a responder that is still answering, as it does for every other handler.
@@ -141,7 +148,7 @@ export class InProcessBus implements Bus {
     this.durable.finish();
   }
 
-  private fanOut(message: BusMessage): void {
+  private fanOut(message: SentMessage): void {
     const targets = this.matching(message.subject);
     const seenQueues = new Set<string>();
     for (const handler of targets) {
@@ -149,9 +156,9 @@ export class InProcessBus implements Bus {
         if (seenQueues.has(handler.queue)) continue;
         seenQueues.add(handler.queue);
         const chosen = this.pickFromQueue(message.subject, handler.queue, targets);
-        this.track(Promise.resolve().then(() => chosen.run(this.copy(message))));
+        this.track(Promise.resolve().then(() => chosen.run(this.received(message))));
       } else {
-        this.track(Promise.resolve().then(() => handler.run(this.copy(message))));
+        this.track(Promise.resolve().then(() => handler.run(this.received(message))));
       }
     }
   }
@@ -193,12 +200,13 @@ export class InProcessBus implements Bus {
     };
   }
 
-  private message(subject: string, data: unknown, headers?: BusHeaders): BusMessage {
-    return { subject, data: decode(encode(data)), headers: { ...headers } };
+  /** Encoded at once: what the publisher changes afterwards is not what was sent. */
+  private message(subject: string, data: unknown, headers?: BusHeaders): SentMessage {
+    return { subject, text: encode(data), headers: { ...headers } };
   }
 
-  private copy(message: BusMessage): BusMessage {
-    return { subject: message.subject, data: decode(encode(message.data)), headers: { ...message.headers } };
+  private received(message: SentMessage): BusMessage {
+    return receivedMessage(message.subject, message.text, { ...message.headers });
   }
 
   private track(promise: Promise<unknown>): void {

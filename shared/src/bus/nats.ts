@@ -36,6 +36,7 @@ import {
   ERROR_HEADER,
   encode,
   encodeFailure,
+  receivedMessage,
 } from './wire';
 
 const DRAIN_DEADLINE_MS = 5_000;
@@ -159,17 +160,15 @@ export class NatsBus implements Bus {
   }
 
   subscribe(subject: string, listener: Listener, options: { queue?: string } = {}): Subscription {
-    return this.listen(subject, options.queue, async (msg) => {
-      let message: BusMessage;
-      try {
-        message = this.toBusMessage(msg);
-      } catch (error) {
-        const unprefixed = this.naming.unprefixSubject(msg.subject);
-        this.options.log.error({ err: error, subject: unprefixed }, 'undecodable message dropped');
-        return;
-      }
-      await runListener(listener, message, this.options.log);
-    });
+    // Parsed only if the listener reads `data` (receivedMessage); a body that is not JSON then
+    // fails that listener, which runListener logs.
+    return this.listen(subject, options.queue, (msg) =>
+      runListener(
+        listener,
+        receivedMessage(this.naming.unprefixSubject(msg.subject), msg.string(), fromNatsHeaders(msg.headers)),
+        this.options.log,
+      ),
+    );
   }
 
   async ensureStream(stream: StreamDefinition): Promise<void> {

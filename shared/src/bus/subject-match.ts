@@ -1,13 +1,34 @@
-/** NATS subject matching: `*` matches one token, `>` matches one or more trailing tokens. */
+const STAR = 42;
+const GT = 62;
+
+/**
+ * NATS subject matching: `*` matches one token, `>` matches one or more trailing tokens.
+ * Walks both strings in place: the in-process bus matches every publish against every handler,
+ * and splitting both into arrays each time was a visible share of the embedded process's CPU.
+ */
 export function subjectMatches(pattern: string, subject: string): boolean {
   if (pattern === subject) return true;
-  const p = pattern.split('.');
-  const s = subject.split('.');
-  for (let i = 0; i < p.length; i++) {
-    const token = p[i];
-    if (token === '>') return s.length > i;
-    if (i >= s.length) return false;
-    if (token !== '*' && token !== s[i]) return false;
+  let p = 0;
+  let s = 0;
+  for (;;) {
+    let pEnd = pattern.indexOf('.', p);
+    if (pEnd < 0) pEnd = pattern.length;
+    let sEnd = subject.indexOf('.', s);
+    if (sEnd < 0) sEnd = subject.length;
+    const length = pEnd - p;
+    const wildcard = length === 1 ? pattern.charCodeAt(p) : 0;
+    // The subject has a token here (we stop once it has none), so `>` has its one or more.
+    if (wildcard === GT) return true;
+    if (wildcard !== STAR) {
+      if (sEnd - s !== length) return false;
+      for (let k = 0; k < length; k++) {
+        if (pattern.charCodeAt(p + k) !== subject.charCodeAt(s + k)) return false;
+      }
+    }
+    const patternDone = pEnd === pattern.length;
+    const subjectDone = sEnd === subject.length;
+    if (patternDone || subjectDone) return patternDone && subjectDone;
+    p = pEnd + 1;
+    s = sEnd + 1;
   }
-  return p.length === s.length;
 }

@@ -1,6 +1,6 @@
 import { AppError, appErrorFromWire, isAppError } from '../errors';
 import { BusRemoteError } from './errors';
-import { HEADER } from './types';
+import { type BusHeaders, type BusMessage, HEADER } from './types';
 
 /**
  * Reply envelope shared by both bus implementations, so the in-process bus serialises exactly
@@ -14,6 +14,28 @@ export function encode(value: unknown): string {
 
 export function decode(text: string): unknown {
   return text.length === 0 ? null : JSON.parse(text);
+}
+
+/**
+ * A message as one recipient sees it: `data` is parsed from the text it travelled as when first
+ * read, so a subscriber that looks only at the subject (the gateway's live hub, for an account
+ * nobody is watching) never pays for the parse. Each recipient gets its own copy, as on NATS. A
+ * body that is not JSON throws at that first read.
+ */
+export function receivedMessage(subject: string, text: string, headers: BusHeaders): BusMessage {
+  let data: unknown;
+  let parsed = false;
+  return {
+    subject,
+    headers,
+    get data() {
+      if (!parsed) {
+        data = decode(text);
+        parsed = true;
+      }
+      return data;
+    },
+  };
 }
 
 export interface EncodedReply {

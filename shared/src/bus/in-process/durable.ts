@@ -1,15 +1,22 @@
 import type { Logger } from '../../log';
 import { DEFAULT_MAX_IN_FLIGHT, duplicateWindowMs, retryDelayFor } from '../durable-policy';
 import { BusNoRespondersError } from '../errors';
+import type { SentMessage } from '../in-process';
 import { subjectMatches } from '../subject-match';
-import type { BusMessage, ConsumeOptions, DurableMessage, StreamDefinition, Subscription } from '../types';
-import { decode, encode } from '../wire';
+import type { ConsumeOptions, DurableMessage, StreamDefinition, Subscription } from '../types';
+import { decode } from '../wire';
+
+/** An event as stored: its text, decoded afresh for each delivery as NATS does. */
+interface StoredMessage extends SentMessage {
+  id: string;
+  deliveryCount: number;
+}
 
 /** Events kept per stream for consumers that register later, unless the bus is told otherwise. */
 export const DEFAULT_RETAINED_PER_STREAM = 10_000;
 
 interface StoredEvent {
-  message: DurableMessage;
+  message: StoredMessage;
   storedAt: number;
   /** Some consumer group received it; dropping it unreceived loses it, which is worth a warning. */
   received: boolean;
@@ -17,8 +24,13 @@ interface StoredEvent {
 
 interface Stream {
   definition: StreamDefinition;
-  /** Oldest first; trimmed by the stream's max age and by count. */
+  /**
+   * Oldest first from `head`; trimmed by the stream's max age and by count. Dropping advances
+   * `head` (the array is compacted now and then): splicing the front of a full stream on every
+   * publish moved all 10,000 kept events each time.
+   */
   events: StoredEvent[];
+  head: number;
   /** msgId → when first seen and the first publish's outcome, for duplicate detection. */
   recent: Map<string, { seenAt: number; outcome: Promise<void> }>;
 }
@@ -29,7 +41,7 @@ interface Replica {
 }
 
 interface Delivery {
-  message: DurableMessage;
+  message: StoredMessage;
   /** Called once a replica acked it. */
   acked: () => void;
 }
@@ -84,7 +96,7 @@ export class DurableStreams {
   ensureStream(definition: StreamDefinition): void {
     const existing = this.streams.get(definition.name);
     if (existing) existing.definition = definition;
-    else this.streams.set(definition.name, { definition, events: [], recent: new Map() });
+    else this.streams.set(definition.name, { definition, events: [], head: 0, recent: new Map() });
   }
 
   /** True when a declared stream stores `subject`. */
@@ -93,7 +105,7 @@ export class DurableStreams {
   }
 
   /** `message` is already a private copy. Not async: a duplicate returns the first publish's promise. */
-  publish(message: BusMessage, msgId: string): Promise<void> {
+  publish(message: SentMessage, msgId: string): Promise<void> {
     const stream = this.streamOf(message.subject);
     if (!stream) return Promise.reject(new BusNoRespondersError(message.subject));
     const now = Date.now();
@@ -101,7 +113,7 @@ export class DurableStreams {
     const known = stream.recent.get(msgId);
     if (known) return known.outcome;
 
-    const durable: DurableMessage = { ...message, id: msgId, deliveryCount: 1 };
+    const durable: StoredMessage = { ...message, id: msgId, deliveryCount: 1 };
     const groups = this.groupsOf(stream.definition.name).filter((g) => matches(g, message.subject));
     stream.events.push({ message: durable, storedAt: now, received: groups.length > 0 });
     this.trim(stream, now);
@@ -163,7 +175,8 @@ export class DurableStreams {
   private replay(group: ConsumerGroup): void {
     const stream = this.streams.get(group.stream)!;
     this.trim(stream, Date.now());
-    for (const event of stream.events) {
+    for (let i = stream.head; i < stream.events.length; i++) {
+      const event = stream.events[i]!;
       if (!matches(group, event.message.subject)) continue;
       event.received = true;
       group.backlog.push({ message: event.message, acked: () => {} });
@@ -199,7 +212,14 @@ export class DurableStreams {
 
   private async deliver(group: ConsumerGroup, replica: Replica, delivery: Delivery): Promise<void> {
     // Each delivery gets its own copy, as each NATS delivery is decoded afresh.
-    const message = { ...delivery.message, data: decode(encode(delivery.message.data)) };
+    const stored = delivery.message;
+    const message: DurableMessage = {
+      subject: stored.subject,
+      data: decode(stored.text),
+      headers: { ...stored.headers },
+      id: stored.id,
+      deliveryCount: stored.deliveryCount,
+    };
     try {
       await replica.options.handler(message);
       delivery.acked();
@@ -225,15 +245,29 @@ export class DurableStreams {
   private trim(stream: Stream, now: number): void {
     const { maxAgeMs, name } = stream.definition;
     const cutoff = maxAgeMs > 0 ? now - maxAgeMs : Number.NEGATIVE_INFINITY;
-    let drop = 0;
-    while (drop < stream.events.length && stream.events[drop]!.storedAt < cutoff) drop++;
-    drop = Math.max(drop, stream.events.length - this.retainedPerStream);
-    if (drop <= 0) return;
-    const dropped = stream.events.splice(0, drop);
-    const unreceived = dropped.filter((e) => !e.received).length;
+    const { events } = stream;
+    let end = stream.head;
+    while (end < events.length && events[end]!.storedAt < cutoff) end++;
+    end = Math.max(end, events.length - this.retainedPerStream);
+    if (end <= stream.head) return;
+    let unreceived = 0;
+    for (let i = stream.head; i < end; i++) {
+      if (!events[i]!.received) unreceived++;
+      events[i] = undefined as never; // released now; compacted below
+    }
+    stream.head = end;
+    if (stream.head > 1024 && stream.head * 2 > events.length) {
+      stream.events = events.slice(stream.head);
+      stream.head = 0;
+    }
     if (unreceived > 0) {
       this.deps.log.warn(
-        { stream: name, dropped: unreceived, retained: stream.events.length, limit: this.retainedPerStream },
+        {
+          stream: name,
+          dropped: unreceived,
+          retained: stream.events.length - stream.head,
+          limit: this.retainedPerStream,
+        },
         'in-process stream dropped events no consumer had received (max age or count reached)',
       );
     }
