@@ -4,6 +4,7 @@ import {
   type Campaign,
   EVENTS,
   type EventContract,
+  eventAccount,
   eventFilter,
   type Logger,
   type Subscription,
@@ -57,10 +58,19 @@ export class EventHub {
       const source = SOURCES[kind];
       this.subscriptions.push(
         this.bus.subscribe(eventFilter(source.contract), (msg) => {
-          const envelope = msg.data as { account_id?: unknown; data?: unknown };
-          if (typeof envelope.account_id !== 'string') return;
-          const listeners = this.listeners[kind].get(envelope.account_id);
+          // The subject names the account: an event nobody in its account listens to is dropped
+          // unparsed (every call's events reach every gateway).
+          const accountId = eventAccount(source.contract, msg.subject);
+          const listeners = accountId === undefined ? undefined : this.listeners[kind].get(accountId);
           if (!listeners || listeners.size === 0) return;
+          const envelope = msg.data as { account_id?: unknown; data?: unknown };
+          if (envelope.account_id !== accountId) {
+            this.log.warn(
+              { subject: msg.subject },
+              'live event whose subject names another account: dropped',
+            );
+            return;
+          }
           let event: LiveEvents[typeof kind];
           try {
             event = source.read(envelope.data);

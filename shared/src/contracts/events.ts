@@ -42,6 +42,14 @@ export function eventFilter(contract: EventContract, accountId?: string, entityI
   return `${contract.prefix}.${accountId}.${entityId ?? '*'}`;
 }
 
+/** The account an event's subject names (`<prefix>.<account>.<entity>`); undefined for another subject. */
+export function eventAccount(contract: EventContract, subject: string): string | undefined {
+  if (!subject.startsWith(`${contract.prefix}.`)) return undefined;
+  const start = contract.prefix.length + 1;
+  const dot = subject.indexOf('.', start);
+  return dot > start ? subject.slice(start, dot) : undefined;
+}
+
 /** Every event on the bus has this envelope; `id` is unique and used for deduplication. */
 export function EventEnvelope<D extends z.ZodType>(data: D) {
   return z.object({
