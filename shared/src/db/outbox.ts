@@ -153,7 +153,7 @@ export interface OutboxRelayOptions {
    */
   processedRetentionMs?: number;
   /**
-   * Rows this relay deletes between its own VACUUMs of the outbox (default 2,000; 0 turns them
+   * Rows this relay deletes between its own VACUUMs of the outbox (default 500; 0 turns them
    * off). See `Relay.vacuumIfDue`.
    */
   vacuumEveryRows?: number;
@@ -181,7 +181,7 @@ interface OutboxRow {
 
 const CLEANUP_EVERY_MS = 60_000;
 /** At most one VACUUM of the outbox per relay in this interval, however fast rows go. */
-const VACUUM_MIN_INTERVAL_MS = 1_000;
+const VACUUM_MIN_INTERVAL_MS = 500;
 
 /**
  * Relays committed outbox rows of one schema to the bus. Replicas may each run one: rows are
@@ -225,7 +225,7 @@ class Relay implements OutboxRelay {
     this.batchSize = options.batchSize ?? 100;
     this.publishTimeoutMs = options.publishTimeoutMs ?? 30_000;
     this.stopTimeoutMs = options.stopTimeoutMs ?? 2_000;
-    this.vacuumEveryRows = options.vacuumEveryRows ?? 2_000;
+    this.vacuumEveryRows = options.vacuumEveryRows ?? 500;
   }
 
   async start(): Promise<void> {
