@@ -16,6 +16,12 @@ export interface CallEndedConsumer {
   durable: string;
   ackWaitMs?: number;
   retryDelayMs: (deliveryCount: number) => number;
+  /**
+   * Only calls placed by a campaign reach `handle`; the others are acked unread (their envelope is
+   * not checked against the contract either): the campaign service receives every CALL_ENDED, and
+   * most calls are not its own.
+   */
+  campaignCallsOnly?: boolean;
   /** Must be idempotent (processOnce): an event can be delivered again after a crash. */
   handle: (event: CallEndedEvent) => Promise<void>;
 }
@@ -35,6 +41,7 @@ export function consumeCallEnded(options: CallEndedConsumer): Promise<Subscripti
     retryDelayMs: options.retryDelayMs,
     handler: async (msg) => {
       const envelope = msg.data as { id?: string; account_id?: string; data?: unknown };
+      if (options.campaignCallsOnly && !campaignIdOf(envelope.data)) return;
       const parsed = CallEnded.safeParse(envelope.data);
       if (!envelope.account_id || !parsed.success) {
         log.error({ event_id: msg.id }, 'CALL_ENDED event outside its contract: dropped');
@@ -47,4 +54,10 @@ export function consumeCallEnded(options: CallEndedConsumer): Promise<Subscripti
       });
     },
   });
+}
+
+/** The campaign id a CALL_ENDED payload carries, read without parsing the rest. */
+function campaignIdOf(data: unknown): unknown {
+  const call = (data as { call?: { campaign_id?: unknown } } | null | undefined)?.call;
+  return call?.campaign_id;
 }
