@@ -221,8 +221,18 @@ describe.each(infraModes())('outbox relay (%s)', (mode) => {
   });
 
   it('retries a failed publish after a backoff', async () => {
-    // The relay is given no stream, so the bus refuses the subject until the stream exists.
-    await relay({ streams: [] });
+    // The bus refuses publishes at first, as JetStream does while its stream is unavailable.
+    let refuse = true;
+    const flaky = new Proxy(bus, {
+      get: (target, key, receiver) =>
+        key === 'publishDurable'
+          ? (subject: string, data: unknown, options: PublishDurableOptions) =>
+              refuse
+                ? Promise.reject(new Error('stream unavailable'))
+                : target.publishDurable(subject, data, options)
+          : Reflect.get(target, key, receiver),
+    });
+    await relay({ bus: flaky });
     const event = await emit(1);
     // A failed attempt shortens the claim's lease to the retry backoff (1 s after the first).
     await vi.waitFor(async () => {
@@ -232,12 +242,31 @@ describe.each(infraModes())('outbox relay (%s)', (mode) => {
       expect(row).toMatchObject({ attempts: 1, published_at: null, backing_off: true });
     }, WAIT);
     const received = await consume();
+    refuse = false;
     await vi.waitFor(() => expect(received.map((m) => m.id)).toEqual([event.id]), WAIT);
     // Delivered by a later attempt, then deleted.
     await vi.waitFor(async () => {
       const rows = await sql`select 1 from ${sql(schema)}.outbox where id = ${event.id}`;
       expect(rows).toHaveLength(0);
     }, WAIT);
+  });
+
+  it('relays an event of no stream (a live event) as a plain publish', async () => {
+    const counting = new CountingBus(bus);
+    await relay({ bus: counting.asBus() });
+    const live: unknown[] = [];
+    const subscription = bus.subscribe('events.livetest.>', (msg) => void live.push(msg.data));
+    try {
+      const event = await transaction(sql, (tx) =>
+        enqueueEvent(tx, schema, { subject: 'events.livetest.moved', data: { n: 1 }, accountId: 'acc_test' }),
+      );
+      await vi.waitFor(() => expect(live).toEqual([expect.objectContaining({ id: event.id })]), WAIT);
+      await vi.waitFor(async () => expect(await unpublished()).toBe(0), WAIT);
+      // Never offered to a stream.
+      expect(counting.publishes.size).toBe(0);
+    } finally {
+      await subscription.unsubscribe();
+    }
   });
 
   it('publishes each event exactly once with two relays on the same table', async () => {

@@ -2,7 +2,6 @@ import {
   defineService,
   type ServiceDeps,
   type ServiceHandle,
-  STREAMS,
   serveHealth,
   startOutboxRelay,
 } from '@voice/shared';
@@ -48,7 +47,8 @@ export function createCampaignService(
           schema: 'campaign',
           bus: deps.bus,
           log: deps.log,
-          streams: [STREAMS.campaignEvents],
+          // Progress events are live events: published, stored in no stream.
+          streams: [],
         }),
       async () => {
         const running = new Dispatcher({

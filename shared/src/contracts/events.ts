@@ -6,26 +6,33 @@ import { DateTime, Uuid } from './common';
 
 const DAY_MS = 86_400_000;
 
-/** Durable streams: where events that must survive a restart are stored. */
+/**
+ * Durable streams: where events that must survive a restart are stored, for the durable consumers
+ * that act on them (webhooks and campaigns act on CALL_ENDED).
+ */
 export const STREAMS = {
-  callEvents: { name: 'CALL_EVENTS', subjects: ['events.call.>'], maxAgeMs: 7 * DAY_MS },
-  campaignEvents: { name: 'CAMPAIGN_EVENTS', subjects: ['events.campaign.>'], maxAgeMs: 7 * DAY_MS },
+  callEvents: { name: 'CALL_EVENTS', subjects: ['events.call.ended.>'], maxAgeMs: 7 * DAY_MS },
 } as const satisfies Record<string, StreamDefinition>;
 
 /**
- * A durable event: its subject prefix, the stream that stores it, and its payload schema. Concrete
- * subjects append the account and the entity (`events.call.status.<account>.<call>`), so a live
- * subscription can listen to one account, or one call, with a wildcard.
+ * An event: its subject prefix, the stream that stores it (none for a live event), and its payload
+ * schema. Concrete subjects append the account and the entity (`events.call.status.<account>.<call>`),
+ * so a live subscription can listen to one account, or one call, with a wildcard.
+ *
+ * Live events (a call's status changes, a campaign's progress) are plain publishes, relayed from
+ * the outbox like the others but stored in no stream: their only readers are live subscriptions,
+ * which see what is published while they listen and cannot replay. Stored, each cost NATS a write
+ * to its file store and an acknowledgement back, two of every call's three events, for no reader.
  */
 export interface EventContract<D extends z.ZodType = z.ZodType> {
   prefix: string;
-  stream: StreamDefinition;
+  stream: StreamDefinition | undefined;
   data: D;
 }
 
 function eventContract<D extends z.ZodType>(
   prefix: string,
-  stream: StreamDefinition,
+  stream: StreamDefinition | undefined,
   data: D,
 ): EventContract<D> {
   return { prefix, stream, data };
@@ -90,7 +97,7 @@ export const CampaignProgress = z.object({
 });
 
 export const EVENTS = {
-  callStatusChanged: eventContract('events.call.status', STREAMS.callEvents, CallStatusChanged),
+  callStatusChanged: eventContract('events.call.status', undefined, CallStatusChanged),
   callEnded: eventContract('events.call.ended', STREAMS.callEvents, CallEnded),
-  campaignProgress: eventContract('events.campaign.progress', STREAMS.campaignEvents, CampaignProgress),
+  campaignProgress: eventContract('events.campaign.progress', undefined, CampaignProgress),
 } as const;

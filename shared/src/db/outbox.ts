@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type postgres from 'postgres';
+import { subjectMatches } from '../bus/subject-match';
 import type { Bus, BusHeaders, StreamDefinition } from '../bus/types';
 import { waitAtMost } from '../bus/wait';
 import type { EventOf } from '../contracts/events';
@@ -135,7 +136,10 @@ export interface OutboxRelayOptions {
   schema: string;
   bus: Bus;
   log: Logger;
-  /** Streams the relayed subjects belong to; ensured once before the first publish. */
+  /**
+   * Streams the relayed subjects belong to; ensured once before the first publish. An event whose
+   * subject is in none of them is a live event: a plain publish (no stream, no acknowledgement).
+   */
   streams: StreamDefinition[];
   /**
    * Poll when nothing wakes the relay: rows written outside `transaction` or by another process,
@@ -320,10 +324,11 @@ class Relay implements OutboxRelay {
 
   /** Async so a bus that throws synchronously (closed) fails this row, not the whole batch. */
   private async publish(row: OutboxRow): Promise<void> {
-    const sent = this.options.bus.publishDurable(row.subject, row.payload, {
-      msgId: row.id,
-      headers: row.headers,
-    });
+    const { bus, streams } = this.options;
+    const stored = streams.some((stream) => stream.subjects.some((p) => subjectMatches(p, row.subject)));
+    const sent = stored
+      ? bus.publishDurable(row.subject, row.payload, { msgId: row.id, headers: row.headers })
+      : bus.publish(row.subject, row.payload, row.headers);
     return withDeadline(sent, this.publishTimeoutMs, `publishing ${row.subject}`);
   }
 
