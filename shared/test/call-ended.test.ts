@@ -4,46 +4,14 @@ import { InProcessBus } from '../src/bus';
 import { type Call, EVENTS, eventSubject } from '../src/contracts';
 import { eventEnvelope } from '../src/db/outbox';
 import { consumeCallEnded } from '../src/service/call-ended';
+import { sampleCall } from '../testing';
 
 type LogLine = Record<string, unknown> & { msg: string; level: number };
 const ACCOUNT = '33333333-3333-4333-8333-333333333333';
 const CAMPAIGN = '44444444-4444-4444-8444-444444444444';
 
 function call(id: string, campaignId: string | null): Call {
-  return {
-    id,
-    session_id: id,
-    status: 'completed',
-    phone_number: '+14155550123',
-    source_number: '+14155550100',
-    direction: 'outbound',
-    agent: { id: '22222222-2222-4222-8222-222222222222', name: 'Riley' },
-    agent_id: '22222222-2222-4222-8222-222222222222',
-    agent_type: 'sales',
-    user_id: ACCOUNT,
-    campaign_id: campaignId,
-    metadata: null,
-    created_at: '2026-01-01T00:00:00.000Z',
-    started_at: '2026-01-01T00:00:01.000Z',
-    answered_at: '2026-01-01T00:00:05.000Z',
-    ended_at: '2026-01-01T00:01:05.000Z',
-    duration: 60,
-    duration_seconds: 60,
-    duration_minutes: 1,
-    transcript: [],
-    recording_url: null,
-    sentiment: 'positive',
-    call_summary: 'A call.',
-    call_end_reason: null,
-    ended_by: 'user',
-    details_collection: null,
-    ai_cost: 0.1,
-    telephony_cost: 0.05,
-    total_cost: 0.15,
-    cost_currency: 'USD',
-    prompt_version_id: null,
-    prompt_hash: 'abc',
-  };
+  return sampleCall({ id, user_id: ACCOUNT, campaign_id: campaignId });
 }
 
 describe('consumeCallEnded', () => {

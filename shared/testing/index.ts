@@ -1,3 +1,4 @@
+export * from './calls';
 export * from './database';
 export * from './infra';
 export * from './metrics';
