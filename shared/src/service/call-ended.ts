@@ -9,6 +9,12 @@ export interface CallEndedEvent {
   call: Call;
 }
 
+export interface CallEndedGlance {
+  accountId: string;
+  agentId: string;
+  campaignId: string | null;
+}
+
 export interface CallEndedConsumer {
   bus: Bus;
   log: Logger;
@@ -17,11 +23,14 @@ export interface CallEndedConsumer {
   ackWaitMs?: number;
   retryDelayMs: (deliveryCount: number) => number;
   /**
-   * Only calls placed by a campaign reach `handle`; the others are acked unread (their envelope is
-   * not checked against the contract either): the campaign service receives every CALL_ENDED, and
-   * most calls are not its own.
+   * Decides from a glance at the event (its account, agent and campaign, read without parsing the
+   * call) whether `handle` wants it; an event it does not want is acked unread, not even checked
+   * against the contract. Every service receives every CALL_ENDED, and most are of no interest to
+   * it (calls no campaign placed; agents without a webhook). An event whose ids cannot be read is
+   * not glanced at: it goes to the contract check, which drops it with a log line. A throw
+   * redelivers the event, as a failing `handle` does.
    */
-  campaignCallsOnly?: boolean;
+  wants?: (glance: CallEndedGlance) => boolean | Promise<boolean>;
   /** Must be idempotent (processOnce): an event can be delivered again after a crash. */
   handle: (event: CallEndedEvent) => Promise<void>;
 }
@@ -41,7 +50,8 @@ export function consumeCallEnded(options: CallEndedConsumer): Promise<Subscripti
     retryDelayMs: options.retryDelayMs,
     handler: async (msg) => {
       const envelope = msg.data as { id?: string; account_id?: string; data?: unknown };
-      if (options.campaignCallsOnly && !campaignIdOf(envelope.data)) return;
+      const glance = options.wants ? glanceAt(envelope) : undefined;
+      if (glance && !(await options.wants!(glance))) return;
       const parsed = CallEnded.safeParse(envelope.data);
       if (!envelope.account_id || !parsed.success) {
         log.error({ event_id: msg.id }, 'CALL_ENDED event outside its contract: dropped');
@@ -56,8 +66,14 @@ export function consumeCallEnded(options: CallEndedConsumer): Promise<Subscripti
   });
 }
 
-/** The campaign id a CALL_ENDED payload carries, read without parsing the rest. */
-function campaignIdOf(data: unknown): unknown {
-  const call = (data as { call?: { campaign_id?: unknown } } | null | undefined)?.call;
-  return call?.campaign_id;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const isId = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
+
+/** The ids a CALL_ENDED envelope carries, read without parsing the call; undefined if any is off. */
+function glanceAt(envelope: { account_id?: unknown; data?: unknown }): CallEndedGlance | undefined {
+  const call = (envelope.data as { call?: Record<string, unknown> } | null | undefined)?.call;
+  if (typeof envelope.account_id !== 'string' || !call || !isId(call.agent_id)) return undefined;
+  const campaignId = call.campaign_id ?? null;
+  if (campaignId !== null && !isId(campaignId)) return undefined;
+  return { accountId: envelope.account_id, agentId: call.agent_id, campaignId };
 }

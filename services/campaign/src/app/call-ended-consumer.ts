@@ -31,7 +31,7 @@ export function consumeCampaignCallEnded(options: CallEndedConsumerOptions): Pro
     bus: options.bus,
     log: options.log,
     durable: 'campaign-call-ended',
-    campaignCallsOnly: true,
+    wants: ({ campaignId }) => campaignId !== null,
     ackWaitMs: ACK_WAIT_MS,
     retryDelayMs: (count) => Math.min(10_000, 250 * 2 ** (count - 1)),
     handle: async ({ eventId, accountId, call }) => {

@@ -34,21 +34,27 @@ export interface CallEndedConsumerOptions {
  */
 export function consumeWebhookCallEnded(options: CallEndedConsumerOptions): Promise<Subscription> {
   const { bus, sql } = options;
+  /** Where the agent's CALL_ENDED goes now (a copy kept between events); null: nowhere. */
+  const targetOf = async (accountId: string, agentId: string): Promise<WebhookTarget> => {
+    try {
+      const target = await options.targets.get({ requestId: randomUUID(), accountId }, agentId);
+      return target?.events.includes('CALL_ENDED') ? target : null;
+    } catch (error) {
+      // An agent deleted since the call: nothing to deliver. Anything else: redelivered later.
+      if (error instanceof AppError && error.code === 'AGENT_NOT_FOUND') return null;
+      throw error;
+    }
+  };
   return consumeCallEnded({
     bus,
     log: options.log,
     durable: 'webhook-call-ended',
     retryDelayMs: (count) => Math.min(30_000, 500 * 2 ** (count - 1)),
+    // Most agents have no webhook: their calls' events are acked without reading the call.
+    wants: async ({ accountId, agentId }) => (await targetOf(accountId, agentId)) !== null,
     handle: async ({ eventId, accountId, call }) => {
-      let target: WebhookTarget;
-      try {
-        target = await options.targets.get({ requestId: randomUUID(), accountId }, call.agent_id);
-      } catch (error) {
-        // An agent deleted since the call: nothing to deliver. Anything else: redelivered later.
-        if (error instanceof AppError && error.code === 'AGENT_NOT_FOUND') return;
-        throw error;
-      }
-      if (!target?.events.includes('CALL_ENDED')) return;
+      const target = await targetOf(accountId, call.agent_id);
+      if (!target) return;
       const payload = callEndedPayload(call, options.links());
       const result = await processOnce(sql, 'webhook', 'call-ended', eventId, async (tx) => {
         await deliveryRepository.insert(tx, {
