@@ -108,7 +108,7 @@ describe.each(infraModes())('placing and dialing calls (%s)', (mode) => {
     expect(await writer.place(fine.row, newCall(fine.row.id).event)).toBe(false);
   });
 
-  it('marks queued calls dialed by their ids, never walking every live call', async () => {
+  it('marks queued calls dialed by their ids, never walking every live call; marking and renewing leases are HOT updates', async () => {
     const writer = new PlacementWriter(sql, { concurrency: 1 });
     const template = newCall();
     await writer.place(template.row, template.event);
@@ -131,10 +131,29 @@ describe.each(infraModes())('placing and dialing calls (%s)', (mode) => {
         batch.map((b) => b.id),
       );
       expect(marked.map((m) => m.id).sort()).toEqual(batch.map((b) => b.id).sort());
+      // Marking changes no indexed column, and pages keep room (fillfactor): HOT updates.
+      const [hot] = await tx<{ n: number }[]>`
+        SELECT pg_stat_get_xact_tuples_hot_updated('call.calls'::regclass)::int AS n`;
+      expect(hot!.n).toBe(3);
       return tx<{ index: string; tuples: number }[]>`
         SELECT c.relname AS index, pg_stat_get_xact_tuples_returned(c.oid)::int AS tuples
         FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = 'call.calls'::regclass`;
     });
+    // Renewing leases changes no indexed column either (the live index is keyed on started_at).
+    const others = await sql<{ id: string }[]>`
+      SELECT id FROM call.calls WHERE status = 'initializing' AND dialed_at IS NULL LIMIT 3`;
+    const renewedHot = await sql.begin(async (tx) => {
+      await callRepository.renewLeases(
+        tx,
+        'test',
+        others.map((o) => o.id),
+        30,
+      );
+      const [hot] = await tx<{ n: number }[]>`
+        SELECT pg_stat_get_xact_tuples_hot_updated('call.calls'::regclass)::int AS n`;
+      return hot!.n;
+    });
+    expect(renewedHot).toBe(3);
     const read = Object.fromEntries(reads.map((r) => [r.index, r.tuples]));
     expect(read.calls_pkey).toBeGreaterThanOrEqual(3);
     expect(read.calls_live_idx).toBe(0);
