@@ -303,6 +303,35 @@ describe.each(infraModes())('outbox relay (%s)', (mode) => {
     expect((await outboxStats()).dead).toBeLessThan(ids.length);
   });
 
+  it('vacuums without the table lock that writers would queue behind (no truncation)', async () => {
+    // Writers hold ROW EXCLUSIVE on the outbox all the time under load. A VACUUM that truncates the
+    // table's empty tail needs ACCESS EXCLUSIVE for that: PostgreSQL retries for up to 5 s
+    // (VACUUM_TRUNCATE_LOCK_TIMEOUT), and once it has it, every insert into the outbox waits.
+    const writer = await sql.reserve();
+    try {
+      await writer`begin`;
+      await writer`lock table ${sql(schema)}.outbox in row exclusive mode`;
+      const received = await consume();
+      await relay({ vacuumEveryRows: 50, batchSize: 60, pollIntervalMs: 20 });
+      const ids = await emitMany(0, 60);
+      await vi.waitFor(() => expect(new Set(received.map((m) => m.id)).size).toBe(ids.length), WAIT);
+      await vi.waitFor(async () => expect(await unpublished()).toBe(0), WAIT);
+      // Every row is gone, so the whole table is an empty tail; the writer still holds its lock.
+      await vi.waitFor(
+        async () => {
+          const [row] = await sql<{ vacuums: number }[]>`
+            select vacuum_count::int as vacuums from pg_stat_user_tables
+             where schemaname = ${schema} and relname = 'outbox'`;
+          expect(row!.vacuums).toBeGreaterThanOrEqual(1);
+        },
+        { timeout: 3_500, interval: 20 },
+      );
+    } finally {
+      await writer`rollback`;
+      writer.release();
+    }
+  });
+
   it('stops within its stop bound while a publish hangs; the abandoned row is relayed later', async () => {
     const received = await consume();
     // A bus that takes the event but never confirms it (a stalled server, a stuck consumer).

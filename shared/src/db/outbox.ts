@@ -368,7 +368,7 @@ class Relay implements OutboxRelay {
     this.deletedSinceVacuum = 0;
     this.lastVacuum = Date.now();
     const sql = this.options.bookkeepingSql ?? this.options.sql;
-    await sql`vacuum (skip_locked) ${sql(this.schema)}.outbox`.simple();
+    await sql`vacuum (skip_locked, truncate false) ${sql(this.schema)}.outbox`.simple();
   }
 
   private async cleanupIfDue(): Promise<void> {
