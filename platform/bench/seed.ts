@@ -94,7 +94,6 @@ export async function bulkCalls(databaseUrl: string, templateId: string, account
         case 'created_at':
           return `t.created_at - (g * interval '1 millisecond')`;
         case 'owner':
-        case 'lease_until':
           return 'NULL';
         default:
           return `t.${column}`;

@@ -38,7 +38,6 @@ export function createCallService(deps: ServiceDeps, options: CallServiceOptions
     log: deps.log,
     provider,
     instanceId,
-    leaseSeconds: config.CALL_LEASE_SECONDS,
     metrics: deps.metrics,
   });
   return defineService({

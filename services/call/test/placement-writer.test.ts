@@ -40,7 +40,6 @@ function newCall(id: string = randomUUID()) {
       prompt_version_id: null,
       prompt_hash: 'hash',
       owner: 'test',
-      lease_until: now,
     },
     now,
   );
@@ -108,7 +107,7 @@ describe.each(infraModes())('placing and dialing calls (%s)', (mode) => {
     expect(await writer.place(fine.row, newCall(fine.row.id).event)).toBe(false);
   });
 
-  it('marks queued calls dialed by their ids, never walking every live call; marking and renewing leases are HOT updates', async () => {
+  it('marks queued calls dialed by their ids, never walking every live call; marking them dialed is a HOT update', async () => {
     const writer = new PlacementWriter(sql, { concurrency: 1 });
     const template = newCall();
     await writer.place(template.row, template.event);
@@ -139,23 +138,70 @@ describe.each(infraModes())('placing and dialing calls (%s)', (mode) => {
         SELECT c.relname AS index, pg_stat_get_xact_tuples_returned(c.oid)::int AS tuples
         FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = 'call.calls'::regclass`;
     });
-    // Renewing leases changes no indexed column either (the live index is keyed on started_at).
-    const others = await sql<{ id: string }[]>`
-      SELECT id FROM call.calls WHERE status = 'initializing' AND dialed_at IS NULL LIMIT 3`;
-    const renewedHot = await sql.begin(async (tx) => {
-      await callRepository.renewLeases(
-        tx,
-        'test',
-        others.map((o) => o.id),
-        30,
-      );
-      const [hot] = await tx<{ n: number }[]>`
-        SELECT pg_stat_get_xact_tuples_hot_updated('call.calls'::regclass)::int AS n`;
-      return hot!.n;
-    });
-    expect(renewedHot).toBe(3);
     const read = Object.fromEntries(reads.map((r) => [r.index, r.tuples]));
     expect(read.calls_pkey).toBeGreaterThanOrEqual(3);
     expect(read.calls_live_idx).toBe(0);
+  });
+
+  it('renews an instance lease in one row, however many calls it drives', async () => {
+    const held = await Promise.all(Array.from({ length: 5 }, () => newCall()));
+    await callRepository.placeAll(sql, held);
+    const updated = await sql.begin(async (tx) => {
+      await callRepository.renewLease(tx, 'test', 30);
+      const [row] = await tx<{ calls: number; instances: number }[]>`
+        SELECT pg_stat_get_xact_tuples_updated('call.calls'::regclass)::int AS calls,
+               (pg_stat_get_xact_tuples_inserted('call.instances'::regclass)
+                + pg_stat_get_xact_tuples_updated('call.instances'::regclass))::int AS instances`;
+      return row!;
+    });
+    expect(updated).toEqual({ calls: 0, instances: 1 });
+    const [lease] = await sql<{ left: number }[]>`
+      SELECT extract(epoch FROM lease_until - now())::int AS left FROM call.instances WHERE id = 'test'`;
+    expect(lease!.left).toBeGreaterThan(25);
+  });
+
+  it('takes over the calls of released, lapsed and long-gone drivers, never those of a live one', async () => {
+    const [alive, lapsed, gone, goneNew] = ['alive', 'lapsed', 'gone', 'gone-new'].map(
+      (n) => `${n}-${randomUUID().slice(0, 8)}`,
+    );
+    await sql`INSERT INTO call.instances (id, lease_until) VALUES
+      (${alive!}, now() + interval '1 minute'), (${lapsed!}, now() - interval '1 second')`;
+    const owned = (owner: string | null, startedAgo: number) => {
+      const call = newCall();
+      call.row.owner = owner;
+      call.row.started_at = new Date(Date.now() - startedAgo);
+      return call;
+    };
+    const calls = {
+      alive: owned(alive!, 0),
+      lapsed: owned(lapsed!, 0),
+      released: owned(null, 0),
+      // No lease row: an instance that stopped (or died before its first renewal) an hour ago...
+      gone: owned(gone!, 2 * 3_600_000),
+      // ...or one that has just started and not renewed yet: left alone for a lease.
+      goneNew: owned(goneNew!, 0),
+    };
+    await callRepository.placeAll(sql, Object.values(calls));
+    const mine = new Set(Object.values(calls).map((c) => c.row.id));
+    const claimed = (await callRepository.claimOrphans(sql, 'claimer', 3_600, 1_000)).filter((r) =>
+      mine.has(r.id),
+    );
+    expect(claimed.map((r) => r.id).sort()).toEqual(
+      [calls.lapsed, calls.released, calls.gone].map((c) => c.row.id).sort(),
+    );
+    expect(claimed.every((r) => r.owner === 'claimer')).toBe(true);
+    // A claimed call is not claimed again while its new driver's lease holds.
+    await callRepository.renewLease(sql, 'claimer', 60);
+    const again = (await callRepository.claimOrphans(sql, 'other', 3_600, 1_000)).filter((r) =>
+      mine.has(r.id),
+    );
+    expect(again).toEqual([]);
+
+    // The lapsed instance, its calls taken over, is forgotten once lapsed for a lease; the live one stays.
+    await sql`UPDATE call.instances SET lease_until = now() - interval '1 hour' WHERE id = ${lapsed!}`;
+    await callRepository.forgetGoneInstances(sql, 60);
+    const left = await sql<{ id: string }[]>`
+      SELECT id FROM call.instances WHERE id = ANY(${[alive!, lapsed!]}::text[])`;
+    expect(left.map((r) => r.id)).toEqual([alive]);
   });
 });

@@ -13,8 +13,11 @@ export interface KeeperOptions {
   stuckAfterMs: number;
 }
 
+/** How often instances gone for good (their calls all taken over) are forgotten. */
+const FORGET_EVERY_MS = 60_000;
+
 /**
- * Keeps every live call driven by exactly one instance: renews this instance's leases, takes over
+ * Keeps every live call driven by exactly one instance: renews this instance's lease, takes over
  * calls whose driver is gone (after a crash, or released on a clean stop) and resumes them where
  * they were, and ends calls that are stuck. Runs as the call service's background work.
  */
@@ -35,11 +38,16 @@ export function startCallKeeper(options: KeeperOptions): { stop(): Promise<void>
       await calls.endStuck(id);
     }
   };
+  let forgotAt = 0;
   const tick = async () => {
     try {
-      await callRepository.renewLeases(sql, instanceId, calls.heldCallIds(), leaseSeconds);
+      await callRepository.renewLease(sql, instanceId, leaseSeconds);
       await takeOver();
       await reap();
+      if (Date.now() - forgotAt >= FORGET_EVERY_MS) {
+        forgotAt = Date.now();
+        await callRepository.forgetGoneInstances(sql, leaseSeconds);
+      }
     } catch (error) {
       log.warn({ err: error }, 'call keeper pass failed');
     }

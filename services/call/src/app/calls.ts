@@ -41,8 +41,6 @@ export interface CallsOptions {
   provider: TelephonyProvider;
   /** This instance's name in `owner`: the driver of the calls it placed or took over. */
   instanceId: string;
-  /** How long a driver's claim on a call lasts without renewal. */
-  leaseSeconds: number;
   /** The process's registry: transitions, takeovers and this instance's live calls are reported there. */
   metrics?: Metrics | undefined;
   /** The agents calls are placed with (kept between calls). */
@@ -139,7 +137,6 @@ export class CallsApp {
         prompt_version_id: agent.prompt_version_id,
         prompt_hash: agent.prompt_hash,
         owner: this.options.instanceId,
-        lease_until: new Date(now.getTime() + this.options.leaseSeconds * 1000),
       },
       now,
     );
@@ -289,7 +286,6 @@ export class CallsApp {
           ended_by: 'system',
           details_collection: { status: 'none', score: 0, collected_details: [], collected_values: {} },
           owner: null,
-          lease_until: null,
         },
         now,
       );
@@ -304,25 +300,27 @@ export class CallsApp {
       .catch(() => undefined);
   }
 
-  /** Calls this instance holds: driven by the carrier here, or waiting here to be dialed. */
-  heldCallIds(): string[] {
-    return [...this.live.keys(), ...this.queue.ids()];
-  }
-
   /** Calls whose carrier session runs here (the reaper can hang these up). */
   liveCallIds(): string[] {
     return [...this.live.keys()];
   }
 
-  /** Stops applying events and gives up this instance's claims, so a restart or a replica resumes them. */
+  /**
+   * Stops applying events and hands this instance's calls back, so a restart or a replica resumes
+   * them at once; then gives up its lease (a call it still names is taken over a lease after it
+   * started).
+   */
   async detach(): Promise<void> {
     this.stopped = true;
     const ids = [...(await this.queue.stop()), ...this.liveCallIds()];
-    if (ids.length === 0) return;
-    await this.options.sql`
-      UPDATE call.calls SET lease_until = NULL, owner = NULL
-      WHERE owner = ${this.options.instanceId} AND id = ANY(${ids}::uuid[])`.catch((error: unknown) =>
-      this.options.log.warn({ err: error }, 'could not release call leases; they lapse on their own'),
-    );
+    const { sql, instanceId, log } = this.options;
+    try {
+      if (ids.length > 0) {
+        await sql`UPDATE call.calls SET owner = NULL WHERE owner = ${instanceId} AND id = ANY(${ids}::uuid[])`;
+      }
+      await callRepository.dropLease(sql, instanceId);
+    } catch (error) {
+      log.warn({ err: error }, 'could not hand calls back; they are taken over once the lease lapses');
+    }
   }
 }

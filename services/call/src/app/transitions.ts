@@ -33,7 +33,6 @@ export function transitionFor(row: CallRow, event: CarrierEvent): Transition | n
         telephony_cost: String(result.telephony_cost),
         total_cost: String(result.total_cost),
         owner: null,
-        lease_until: null,
       };
     }
   }

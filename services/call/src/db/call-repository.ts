@@ -26,7 +26,6 @@ export type NewCall = Pick<
   | 'prompt_version_id'
   | 'prompt_hash'
   | 'owner'
-  | 'lease_until'
 >;
 export type CallChanges = Partial<Omit<CallRow, 'id' | 'account_id' | 'created_at'>>;
 
@@ -234,22 +233,46 @@ export const callRepository = {
     return updated!;
   },
 
-  /** Live calls whose driver's lease lapsed (it stopped or crashed): claimed for this instance. */
+  /**
+   * Live calls whose driver is gone, claimed for `owner`: released ones (no driver), those of an
+   * instance whose lease lapsed (it crashed, or cannot reach the database), and those whose driver
+   * has no lease at all a whole lease after the call started (an instance that stopped, or died
+   * before its first renewal).
+   */
   async claimOrphans(db: Db, owner: string, leaseSeconds: number, limit: number): Promise<CallRow[]> {
     return db<CallRow[]>`
-      UPDATE call.calls c SET owner = ${owner}, lease_until = now() + make_interval(secs => ${leaseSeconds})
+      UPDATE call.calls c SET owner = ${owner}
       WHERE c.id IN (
-        SELECT id FROM call.calls
-        WHERE status IN ('initializing', 'ringing', 'in_progress') AND (lease_until IS NULL OR lease_until < now())
-        ORDER BY started_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+        SELECT l.id FROM call.calls l LEFT JOIN call.instances i ON i.id = l.owner
+        WHERE l.status IN ('initializing', 'ringing', 'in_progress')
+          AND (l.owner IS NULL OR i.lease_until < now()
+            OR (i.id IS NULL AND l.started_at < now() - make_interval(secs => ${leaseSeconds})))
+        ORDER BY l.started_at LIMIT ${limit} FOR UPDATE OF l SKIP LOCKED)
       RETURNING c.*`;
   },
 
-  async renewLeases(db: Db, owner: string, ids: string[], leaseSeconds: number): Promise<void> {
-    if (ids.length === 0) return;
+  /**
+   * Renews `owner`'s lease on every call it drives: one row, however many calls it holds (those
+   * rows are never rewritten for it).
+   */
+  async renewLease(db: Db, owner: string, leaseSeconds: number): Promise<void> {
     await db`
-      UPDATE call.calls SET lease_until = now() + make_interval(secs => ${leaseSeconds})
-      WHERE owner = ${owner} AND id = ANY(${ids}::uuid[]) AND status IN ('initializing', 'ringing', 'in_progress')`;
+      INSERT INTO call.instances (id, lease_until) VALUES (${owner}, now() + make_interval(secs => ${leaseSeconds}))
+      ON CONFLICT (id) DO UPDATE SET lease_until = excluded.lease_until`;
+  },
+
+  /** Gives up `owner`'s lease (a clean stop, after handing its calls back). */
+  async dropLease(db: Db, owner: string): Promise<void> {
+    await db`DELETE FROM call.instances WHERE id = ${owner}`;
+  },
+
+  /** Forgets instances whose lease lapsed a while ago and whose calls were all taken over or ended. */
+  async forgetGoneInstances(db: Db, leaseSeconds: number): Promise<void> {
+    await db`
+      DELETE FROM call.instances i
+      WHERE i.lease_until < now() - make_interval(secs => ${leaseSeconds})
+        AND NOT EXISTS (SELECT 1 FROM call.calls c
+          WHERE c.owner = i.id AND c.status IN ('initializing', 'ringing', 'in_progress'))`;
   },
 
   /** Live calls dialed before `cutoff`: past any plausible end, so stuck. Queued calls are not. */

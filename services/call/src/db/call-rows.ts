@@ -38,8 +38,8 @@ export interface CallRow {
   total_cost: string;
   prompt_version_id: string | null;
   prompt_hash: string;
+  /** The instance driving the call (its lease is in call.instances); null once ended or released. */
   owner: string | null;
-  lease_until: Date | null;
 }
 
 /** A call's outcomes are its final states (decisions.md, "States"). */
