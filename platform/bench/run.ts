@@ -12,6 +12,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import postgres from 'postgres';
 import { type FanoutRun, type FanoutTarget, fanoutRun, graphqlConnector, wsConnector } from './fanout';
 import { interleaved, type RunResult, type Target } from './http-load';
 import type { FanoutCommand, FanoutDone } from './publisher';
@@ -334,6 +335,26 @@ async function untilNoLiveCalls(base: string, key: string): Promise<string> {
   }${now > 0 ? `; ${now} STILL LIVE after 600 s` : ''}`;
 }
 
+/**
+ * The NATS topology runs on the server PostgreSQL at DATABASE_URL. With `autovacuum = off` there
+ * (this machine's CI server, unlike infra/postgres/postgresql.conf), the dead rows of every run's
+ * calls would pile up for the next runs to wade through; the embedded PostgreSQL runs autovacuum.
+ * So after each run's drain the bench does what autovacuum would have done by then (a naptime of
+ * 15 s in infra/): VACUUM (ANALYZE) of the database. Nothing is done where autovacuum is on.
+ */
+async function vacuumIfNoAutovacuum(databaseUrl: string): Promise<string> {
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    const [setting] = await sql<{ autovacuum: string }[]>`SHOW autovacuum`;
+    if (setting?.autovacuum === 'on') return '';
+    const started = Date.now();
+    await sql`VACUUM (ANALYZE)`;
+    return `; autovacuum is off on this server: VACUUM (ANALYZE) in its stead, ${Date.now() - started} ms`;
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
 /** Numbers ending 0004 fail at once (no ringing): each POSTed call costs one more transition. */
 function callBody(agentId: string): string {
   return JSON.stringify({
@@ -371,7 +392,8 @@ function writeTargets(p: Platforms, s: SeededBoth, refs: References): Target[] {
       headers: { ...json, ...auth(s.nats.writer.key) },
       body: callBody(s.nats.writer.agentId),
       pids: pids(p.nats),
-      drain: () => untilNoLiveCalls(p.nats.url, s.nats.writer.key),
+      drain: async () =>
+        `${await untilNoLiveCalls(p.nats.url, s.nats.writer.key)}${await vacuumIfNoAutovacuum(p.nats.databaseUrl)}`,
     },
   ];
 }
