@@ -38,6 +38,7 @@ export function createCallService(deps: ServiceDeps, options: CallServiceOptions
     log: deps.log,
     provider,
     instanceId,
+    leaseSeconds: config.CALL_LEASE_SECONDS,
     metrics: deps.metrics,
   });
   return defineService({

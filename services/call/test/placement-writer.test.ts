@@ -144,17 +144,20 @@ describe.each(infraModes())('placing and dialing calls (%s)', (mode) => {
   });
 
   it('renews an instance lease in one row, however many calls it drives', async () => {
-    const held = await Promise.all(Array.from({ length: 5 }, () => newCall()));
+    const held = Array.from({ length: 5 }, () => newCall());
     await callRepository.placeAll(sql, held);
-    const updated = await sql.begin(async (tx) => {
-      await callRepository.renewLease(tx, 'test', 30);
-      const [row] = await tx<{ calls: number; instances: number }[]>`
-        SELECT pg_stat_get_xact_tuples_updated('call.calls'::regclass)::int AS calls,
-               (pg_stat_get_xact_tuples_inserted('call.instances'::regclass)
-                + pg_stat_get_xact_tuples_updated('call.instances'::regclass))::int AS instances`;
-      return row!;
-    });
-    expect(updated).toEqual({ calls: 0, instances: 1 });
+    const ids = held.map((c) => c.row.id);
+    // A row version's xmin is the transaction that wrote it: unchanged means not rewritten.
+    const versions = async () =>
+      (
+        await sql<
+          { v: string }[]
+        >`SELECT xmin::text AS v FROM call.calls WHERE id = ANY(${ids}::uuid[]) ORDER BY id`
+      ).map((r) => r.v);
+    const before = await versions();
+    await callRepository.renewLease(sql, 'test', 1);
+    await callRepository.renewLease(sql, 'test', 30);
+    expect(await versions()).toEqual(before);
     const [lease] = await sql<{ left: number }[]>`
       SELECT extract(epoch FROM lease_until - now())::int AS left FROM call.instances WHERE id = 'test'`;
     expect(lease!.left).toBeGreaterThan(25);
@@ -183,19 +186,23 @@ describe.each(infraModes())('placing and dialing calls (%s)', (mode) => {
     };
     await callRepository.placeAll(sql, Object.values(calls));
     const mine = new Set(Object.values(calls).map((c) => c.row.id));
-    const claimed = (await callRepository.claimOrphans(sql, 'claimer', 3_600, 1_000)).filter((r) =>
-      mine.has(r.id),
-    );
+    const claim = async (owner: string, sweep: boolean) =>
+      (await callRepository.claimOrphans(sql, owner, 3_600, 1_000, sweep)).filter((r) => mine.has(r.id));
+    const claimed = await claim('claimer', false);
     expect(claimed.map((r) => r.id).sort()).toEqual(
-      [calls.lapsed, calls.released, calls.gone].map((c) => c.row.id).sort(),
+      [calls.lapsed, calls.released].map((c) => c.row.id).sort(),
     );
     expect(claimed.every((r) => r.owner === 'claimer')).toBe(true);
-    // A claimed call is not claimed again while its new driver's lease holds.
+    // A call whose driver has no lease row is found only by the sweep, and only a lease after it started.
     await callRepository.renewLease(sql, 'claimer', 60);
-    const again = (await callRepository.claimOrphans(sql, 'other', 3_600, 1_000)).filter((r) =>
-      mine.has(r.id),
-    );
-    expect(again).toEqual([]);
+    const swept = await claim('sweeper', true);
+    expect(swept.map((r) => r.id)).toEqual([calls.gone.row.id]);
+    // Claimed calls are not claimed again while their new driver's lease holds.
+    await callRepository.renewLease(sql, 'sweeper', 60);
+    expect(await claim('other', true)).toEqual([]);
+    // A clean stop ends the lease at once: what still names it is an orphan.
+    await callRepository.endLease(sql, 'sweeper');
+    expect((await claim('other', false)).map((r) => r.id)).toEqual([calls.gone.row.id]);
 
     // The lapsed instance, its calls taken over, is forgotten once lapsed for a lease; the live one stays.
     await sql`UPDATE call.instances SET lease_until = now() - interval '1 hour' WHERE id = ${lapsed!}`;

@@ -13,8 +13,11 @@ export interface KeeperOptions {
   stuckAfterMs: number;
 }
 
-/** How often instances gone for good (their calls all taken over) are forgotten. */
-const FORGET_EVERY_MS = 60_000;
+/**
+ * How often the keeper also looks for calls whose driver has no lease row at all (reading every
+ * live call) and forgets instances gone for good (their calls all taken over or ended).
+ */
+const SWEEP_EVERY_MS = 60_000;
 
 /**
  * Keeps every live call driven by exactly one instance: renews this instance's lease, takes over
@@ -26,8 +29,8 @@ export function startCallKeeper(options: KeeperOptions): { stop(): Promise<void>
   let running = true;
   let pass: Promise<void> = Promise.resolve();
 
-  const takeOver = async () => {
-    const orphans = await callRepository.claimOrphans(sql, instanceId, leaseSeconds, 100);
+  const takeOver = async (sweep: boolean) => {
+    const orphans = await callRepository.claimOrphans(sql, instanceId, leaseSeconds, 100, sweep);
     for (const row of orphans) {
       log.info({ call_id: row.id, status: row.status }, 'resuming a call whose driver is gone');
       calls.drive(row, row.status as CarrierStage);
@@ -38,16 +41,15 @@ export function startCallKeeper(options: KeeperOptions): { stop(): Promise<void>
       await calls.endStuck(id);
     }
   };
-  let forgotAt = 0;
+  let sweptAt = 0;
   const tick = async () => {
     try {
       await callRepository.renewLease(sql, instanceId, leaseSeconds);
-      await takeOver();
+      const sweep = Date.now() - sweptAt >= SWEEP_EVERY_MS;
+      if (sweep) sweptAt = Date.now();
+      await takeOver(sweep);
       await reap();
-      if (Date.now() - forgotAt >= FORGET_EVERY_MS) {
-        forgotAt = Date.now();
-        await callRepository.forgetGoneInstances(sql, leaseSeconds);
-      }
+      if (sweep) await callRepository.forgetGoneInstances(sql, leaseSeconds);
     } catch (error) {
       log.warn({ err: error }, 'call keeper pass failed');
     }

@@ -41,6 +41,8 @@ export interface CallsOptions {
   provider: TelephonyProvider;
   /** This instance's name in `owner`: the driver of the calls it placed or took over. */
   instanceId: string;
+  /** How long this instance's lease lasts unrenewed (CALL_LEASE_SECONDS). */
+  leaseSeconds: number;
   /** The process's registry: transitions, takeovers and this instance's live calls are reported there. */
   metrics?: Metrics | undefined;
   /** The agents calls are placed with (kept between calls). */
@@ -113,6 +115,8 @@ export class CallsApp {
     body: MakeCallBody & { campaign_id?: string | undefined; id?: string | undefined },
   ): Promise<Call> {
     const accountId = requireAccount(ctx);
+    // The lease row exists before the first call names this instance (see claimOrphans).
+    await this.leased();
     let agent: Awaited<ReturnType<typeof this.options.agents.get>>;
     try {
       agent = await this.options.agents.get(ctx, body.agent_id);
@@ -145,6 +149,19 @@ export class CallsApp {
     this.metrics?.transitioned(row.status);
     this.queue.push(row);
     return toCall(row, null);
+  }
+
+  private leaseWritten: Promise<void> | undefined;
+
+  /** This instance's lease, written once before its first placement (the keeper renews it). */
+  private leased(): Promise<void> {
+    this.leaseWritten ??= callRepository
+      .renewLease(this.options.sql, this.options.instanceId, this.options.leaseSeconds)
+      .catch((error: unknown) => {
+        this.leaseWritten = undefined;
+        throw error;
+      });
+    return this.leaseWritten;
   }
 
   /** A concurrent placement with the same id won the insert: its call, never a second dial. */
@@ -307,8 +324,7 @@ export class CallsApp {
 
   /**
    * Stops applying events and hands this instance's calls back, so a restart or a replica resumes
-   * them at once; then gives up its lease (a call it still names is taken over a lease after it
-   * started).
+   * them at once; then ends its lease (a call that still names it is an orphan at once).
    */
   async detach(): Promise<void> {
     this.stopped = true;
@@ -318,7 +334,7 @@ export class CallsApp {
       if (ids.length > 0) {
         await sql`UPDATE call.calls SET owner = NULL WHERE owner = ${instanceId} AND id = ANY(${ids}::uuid[])`;
       }
-      await callRepository.dropLease(sql, instanceId);
+      await callRepository.endLease(sql, instanceId);
     } catch (error) {
       log.warn({ err: error }, 'could not hand calls back; they are taken over once the lease lapses');
     }

@@ -234,20 +234,46 @@ export const callRepository = {
   },
 
   /**
-   * Live calls whose driver is gone, claimed for `owner`: released ones (no driver), those of an
-   * instance whose lease lapsed (it crashed, or cannot reach the database), and those whose driver
-   * has no lease at all a whole lease after the call started (an instance that stopped, or died
-   * before its first renewal).
+   * Live calls whose driver is gone, claimed for `owner`: released ones (no driver) and those of an
+   * instance whose lease lapsed (it crashed, stopped, or cannot reach the database). Both are found
+   * through the live index by owner, without reading the calls of live instances.
+   *
+   * With `sweep`, also calls whose driver has no lease row at all a whole lease after they started.
+   * Every instance writes its row before it places a call and keeps it while it drives any, so
+   * these should not exist; the sweep reads every live call, so the keeper runs it only now and
+   * then.
    */
-  async claimOrphans(db: Db, owner: string, leaseSeconds: number, limit: number): Promise<CallRow[]> {
+  async claimOrphans(
+    db: Db,
+    owner: string,
+    leaseSeconds: number,
+    limit: number,
+    sweep = false,
+  ): Promise<CallRow[]> {
+    const live = db`status IN ('initializing', 'ringing', 'in_progress')`;
+    const lapsed = db`ARRAY(SELECT id FROM call.instances WHERE lease_until < now())`;
+    // Each kind of orphan is its own range of the live index (owner, started_at): an OR of them
+    // would walk every live call instead.
+    const gone = sweep
+      ? db`UNION ALL (SELECT id FROM call.calls l WHERE ${live} AND l.owner IS NOT NULL
+          AND l.started_at < now() - make_interval(secs => ${leaseSeconds})
+          AND NOT EXISTS (SELECT 1 FROM call.instances i WHERE i.id = l.owner)
+          ORDER BY started_at LIMIT ${limit})`
+      : db``;
     return db<CallRow[]>`
-      UPDATE call.calls c SET owner = ${owner}
-      WHERE c.id IN (
-        SELECT l.id FROM call.calls l LEFT JOIN call.instances i ON i.id = l.owner
-        WHERE l.status IN ('initializing', 'ringing', 'in_progress')
-          AND (l.owner IS NULL OR i.lease_until < now()
-            OR (i.id IS NULL AND l.started_at < now() - make_interval(secs => ${leaseSeconds})))
-        ORDER BY l.started_at LIMIT ${limit} FOR UPDATE OF l SKIP LOCKED)
+      WITH candidates AS (
+        (SELECT id FROM call.calls WHERE ${live} AND owner IS NULL ORDER BY started_at LIMIT ${limit})
+        UNION ALL
+        (SELECT id FROM call.calls WHERE ${live} AND owner = ANY(${lapsed}) ORDER BY started_at LIMIT ${limit})
+        ${gone}
+      ), claimed AS (
+        SELECT l.id FROM call.calls l
+        WHERE l.id IN (SELECT id FROM candidates) AND l.status IN ('initializing', 'ringing', 'in_progress')
+          AND (l.owner IS NULL OR l.owner = ANY(${lapsed})
+            ${sweep ? db`OR NOT EXISTS (SELECT 1 FROM call.instances i WHERE i.id = l.owner)` : db``})
+        ORDER BY l.started_at LIMIT ${limit} FOR UPDATE OF l SKIP LOCKED
+      )
+      UPDATE call.calls c SET owner = ${owner} WHERE c.id IN (SELECT id FROM claimed)
       RETURNING c.*`;
   },
 
@@ -261,9 +287,12 @@ export const callRepository = {
       ON CONFLICT (id) DO UPDATE SET lease_until = excluded.lease_until`;
   },
 
-  /** Gives up `owner`'s lease (a clean stop, after handing its calls back). */
-  async dropLease(db: Db, owner: string): Promise<void> {
-    await db`DELETE FROM call.instances WHERE id = ${owner}`;
+  /**
+   * Ends `owner`'s lease now (a clean stop, after handing its calls back): any call still naming it
+   * is an orphan at once. The row goes once no live call names it (forgetGoneInstances).
+   */
+  async endLease(db: Db, owner: string): Promise<void> {
+    await db`UPDATE call.instances SET lease_until = now() WHERE id = ${owner}`;
   },
 
   /** Forgets instances whose lease lapsed a while ago and whose calls were all taken over or ended. */
