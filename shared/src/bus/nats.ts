@@ -13,7 +13,7 @@ import { Naming } from './nats/naming';
 import { Replies } from './nats/replies';
 import { ReplyParts } from './nats/reply-parts';
 import { ensureStream } from './nats/streams';
-import { subjectMatches } from './subject-match';
+import { streamStores } from './subject-match';
 import type {
   Bus,
   BusHeaders,
@@ -181,9 +181,7 @@ export class NatsBus implements Bus {
     this.assertReachable(subject);
     // Without a declared stream JetStream would answer "no responders" after its retries;
     // failing here is faster and catches a service that forgot ensureStream.
-    const declared = [...this.streams.values()].some((s) =>
-      s.subjects.some((p) => subjectMatches(p, subject)),
-    );
+    const declared = [...this.streams.values()].some((s) => streamStores(s, subject));
     if (!declared) throw new BusNoRespondersError(subject);
     // The stream drops a duplicate msgId, but plain subscribers still see the core message:
     // only durable consumers are protected, as the Bus contract promises.

@@ -32,3 +32,8 @@ export function subjectMatches(pattern: string, subject: string): boolean {
     s = sEnd + 1;
   }
 }
+
+/** True when `stream` stores `subject` (one of its subject patterns matches it). */
+export function streamStores(stream: { subjects: readonly string[] }, subject: string): boolean {
+  return stream.subjects.some((pattern) => subjectMatches(pattern, subject));
+}

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type postgres from 'postgres';
-import { subjectMatches } from '../bus/subject-match';
+import { streamStores } from '../bus/subject-match';
 import type { Bus, BusHeaders, StreamDefinition } from '../bus/types';
 import { waitAtMost } from '../bus/wait';
 import type { EventOf } from '../contracts/events';
@@ -325,7 +325,7 @@ class Relay implements OutboxRelay {
   /** Async so a bus that throws synchronously (closed) fails this row, not the whole batch. */
   private async publish(row: OutboxRow): Promise<void> {
     const { bus, streams } = this.options;
-    const stored = streams.some((stream) => stream.subjects.some((p) => subjectMatches(p, row.subject)));
+    const stored = streams.some((stream) => streamStores(stream, row.subject));
     const sent = stored
       ? bus.publishDurable(row.subject, row.payload, { msgId: row.id, headers: row.headers })
       : bus.publish(row.subject, row.payload, row.headers);

@@ -332,7 +332,7 @@ export class CallsApp {
     const { sql, instanceId, log } = this.options;
     try {
       if (ids.length > 0) {
-        await sql`UPDATE call.calls SET owner = NULL WHERE owner = ${instanceId} AND id = ANY(${ids}::uuid[])`;
+        await callRepository.release(sql, instanceId, ids);
       }
       await callRepository.endLease(sql, instanceId);
     } catch (error) {

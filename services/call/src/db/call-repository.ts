@@ -287,6 +287,11 @@ export const callRepository = {
       ON CONFLICT (id) DO UPDATE SET lease_until = excluded.lease_until`;
   },
 
+  /** Hands `owner`'s calls among `ids` back (a clean stop): orphans for any instance to take over. */
+  async release(db: Db, owner: string, ids: string[]): Promise<void> {
+    await db`UPDATE call.calls SET owner = NULL WHERE owner = ${owner} AND id = ANY(${ids}::uuid[])`;
+  },
+
   /**
    * Ends `owner`'s lease now (a clean stop, after handing its calls back): any call still naming it
    * is an orphan at once. The row goes once no live call names it (forgetGoneInstances).

@@ -2,7 +2,7 @@ import type { Logger } from '../../log';
 import { DEFAULT_MAX_IN_FLIGHT, duplicateWindowMs, retryDelayFor } from '../durable-policy';
 import { BusNoRespondersError } from '../errors';
 import type { SentMessage } from '../in-process';
-import { subjectMatches } from '../subject-match';
+import { streamStores, subjectMatches } from '../subject-match';
 import type { ConsumeOptions, DurableMessage, StreamDefinition, Subscription } from '../types';
 import { decode } from '../wire';
 
@@ -185,7 +185,7 @@ export class DurableStreams {
 
   private streamOf(subject: string): Stream | undefined {
     for (const stream of this.streams.values()) {
-      if (stream.definition.subjects.some((p) => subjectMatches(p, subject))) return stream;
+      if (streamStores(stream.definition, subject)) return stream;
     }
     return undefined;
   }
