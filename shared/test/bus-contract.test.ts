@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Socket } from 'node:net';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection, headers as natsHeaders } from '@nats-io/transport-node';
 import fc from 'fast-check';
@@ -560,6 +561,43 @@ describe.runIf(natsEnabled)('NatsBus', () => {
     const quiet = pino({ level: 'silent' });
     afterEach(async () => {
       await Promise.all(buses.splice(0).map((bus) => bus.close()));
+    });
+
+    it('sends the requests and replies of one event-loop turn in one socket write each way', async () => {
+      const prefix = newPrefix();
+      const caller = await connectBus(quiet, prefix);
+      const server = await connectBus(quiet, prefix);
+      buses.push(caller, server);
+      server.respond('batch.echo', async (msg) => msg.data);
+      await caller.request('batch.echo', 'warm-up');
+      const natsPort = Number(new URL(natsUrlOrThrow()).port || 4222);
+      const write = Socket.prototype.write;
+      let writes = 0;
+      const counting = function (this: Socket, ...args: Parameters<Socket['write']>) {
+        if (this.remotePort === natsPort) writes++;
+        return write.apply(this, args);
+      } as Socket['write'];
+      Socket.prototype.write = counting;
+      try {
+        // Twenty timers due together fire in one turn, each its own callback, as requests arriving
+        // on twenty HTTP sockets do: nats.js alone would write each request on its own.
+        const answers = await Promise.all(
+          Array.from(
+            { length: 20 },
+            (_, i) =>
+              new Promise<unknown>((resolve, reject) =>
+                setTimeout(() => caller.request('batch.echo', i).then(resolve, reject), 0),
+              ),
+          ),
+        );
+        expect(answers).toEqual(Array.from({ length: 20 }, (_, i) => i));
+      } finally {
+        Socket.prototype.write = write;
+      }
+      // One write of the twenty requests and one of the twenty replies (a reply may straggle into
+      // a second turn if the requests arrive in two reads); without batching at least 20.
+      expect(writes).toBeGreaterThanOrEqual(2);
+      expect(writes).toBeLessThanOrEqual(4);
     });
 
     it('prefixes subjects, streams and durables, and keeps prefixes apart', async () => {

@@ -10,6 +10,7 @@ import { mapNatsError } from './nats/errors';
 import { fromNatsHeaders, toNatsHeaders } from './nats/headers';
 import { InFlight } from './nats/in-flight';
 import { Naming } from './nats/naming';
+import { PublishBatch } from './nats/publish-batch';
 import { Replies } from './nats/replies';
 import { ReplyParts } from './nats/reply-parts';
 import { ensureStream } from './nats/streams';
@@ -75,6 +76,7 @@ export class NatsBus implements Bus {
   private readonly streams = new Map<string, StreamDefinition>();
   private readonly connection: ConnectionState;
   private readonly replies: Replies;
+  private readonly batch = new PublishBatch();
   private readonly replyParts: ReplyParts;
   private closing: Promise<void> | undefined;
 
@@ -87,7 +89,7 @@ export class NatsBus implements Bus {
   ) {
     this.connection = new ConnectionState(nc, options.log.child({ nats: options.name }));
     this.replyParts = new ReplyParts(nc, naming.subject(''), options.log, options.maxReplyPartBytes);
-    this.replies = new Replies(nc);
+    this.replies = new Replies(nc, this.batch);
   }
 
   static async connect(options: NatsBusOptions): Promise<NatsBus> {
@@ -143,7 +145,13 @@ export class NatsBus implements Bus {
       const headers = reply.errorCode ? toNatsHeaders({ [ERROR_HEADER]: reply.errorCode }) : undefined;
       try {
         const prepared = this.replyParts.prepare(reply.body, headers);
-        msg.respond(prepared.data, prepared.headers ? { headers: prepared.headers } : undefined);
+        this.batch.add(() => {
+          try {
+            msg.respond(prepared.data, prepared.headers ? { headers: prepared.headers } : undefined);
+          } catch (error) {
+            this.options.log.warn({ err: error, subject }, 'could not send reply');
+          }
+        });
       } catch (error) {
         this.options.log.warn({ err: error, subject }, 'could not send reply');
       }
@@ -237,6 +245,7 @@ export class NatsBus implements Bus {
     }
     // Handlers still need the connection to ack durable messages and send replies.
     await this.inFlight.settled();
+    this.batch.flush();
     this.replyParts.close();
     if (this.connection.isConnected) await waitAtMost(this.nc.drain(), DRAIN_DEADLINE_MS);
     if (!this.nc.isClosed()) await this.nc.close();

@@ -1,5 +1,6 @@
 import { createInbox, type Msg, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
 import { BusNoRespondersError, BusTimeoutError } from '../errors';
+import type { PublishBatch } from './publish-batch';
 
 interface Pending {
   subject: string;
@@ -20,7 +21,10 @@ export class Replies {
   private readonly pending = new Map<string, Pending>();
   private next = 0;
 
-  constructor(private readonly nc: NatsConnection) {}
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly batch: PublishBatch,
+  ) {}
 
   /** `subject` names the request in errors; `wireSubject` is where it is published. */
   request(
@@ -38,13 +42,15 @@ export class Replies {
         reject(new BusTimeoutError(subject));
       }, timeoutMs);
       this.pending.set(token, { subject, resolve, reject, timer });
-      try {
-        this.nc.publish(wireSubject, payload, { reply: prefix + token, ...(headers ? { headers } : {}) });
-      } catch (error) {
-        clearTimeout(timer);
-        this.pending.delete(token);
-        reject(error);
-      }
+      this.batch.add(() => {
+        try {
+          this.nc.publish(wireSubject, payload, { reply: prefix + token, ...(headers ? { headers } : {}) });
+        } catch (error) {
+          clearTimeout(timer);
+          this.pending.delete(token);
+          reject(error);
+        }
+      });
     });
   }
 
