@@ -152,30 +152,31 @@ describe.each(infraModes())('calls (%s)', (mode) => {
     }
   });
 
-  it('publishes every transition once, in order, and exactly one CALL_ENDED', async () => {
+  it('publishes every transition once, in order: a live status event for each until the end, then exactly one CALL_ENDED', async () => {
     const bus = t.platform.infrastructure.bus;
     const statuses: string[] = [];
-    const ended: string[] = [];
+    const ended: { id: string; status: string; sequence: number | undefined }[] = [];
     const subs = [
       bus.subscribe(eventFilter(EVENTS.callStatusChanged, acme.accountId), (msg) => {
-        const event = msg.data as { data: { call_id: string; status: string } };
-        statuses.push(`${event.data.call_id}:${event.data.status}`);
+        const event = msg.data as { data: { call_id: string; status: string; sequence: number } };
+        statuses.push(`${event.data.call_id}:${event.data.status}:${event.data.sequence}`);
       }),
       bus.subscribe(eventFilter(EVENTS.callEnded, acme.accountId), (msg) => {
-        ended.push((msg.data as { data: { call: { id: string } } }).data.call.id);
+        const { call, sequence } = (msg.data as { data: { call: Call; sequence?: number } }).data;
+        ended.push({ id: call.id, status: call.status, sequence });
       }),
     ];
     try {
       const placed = await place('+14155557777');
       await waitForFinal(placed.id);
       await new Promise((r) => setTimeout(r, 300));
-      expect(statuses.filter((s) => s.startsWith(placed.id)).map((s) => s.split(':')[1])).toEqual([
-        'initializing',
-        'ringing',
-        'in_progress',
-        'completed',
+      // The end is announced once, by CALL_ENDED (live subscribers read it as the last status).
+      expect(
+        statuses.filter((s) => s.startsWith(placed.id)).map((s) => s.slice(placed.id.length + 1)),
+      ).toEqual(['initializing:1', 'ringing:2', 'in_progress:3']);
+      expect(ended.filter((e) => e.id === placed.id)).toEqual([
+        { id: placed.id, status: 'completed', sequence: 4 },
       ]);
-      expect(ended.filter((id) => id === placed.id)).toHaveLength(1);
     } finally {
       await Promise.all(subs.map((s) => s.unsubscribe()));
     }

@@ -72,4 +72,27 @@ describe('EventHub', () => {
     expect(acme.map((e) => e.entityId)).toEqual([mine.envelope.data.call_id]);
     expect(globex.map((e) => e.entityId)).toEqual([theirs.envelope.data.call_id]);
   });
+
+  it("reads a call's end from its CALL_ENDED, with the final transition's sequence (or as the last, from an older writer)", async () => {
+    const { bus, hub } = started();
+    const seen: LiveEvents['callStatus'][] = [];
+    hub.listen('callStatus', ACME, (e) => seen.push(e));
+    const callId = '88888888-8888-4888-8888-888888888888';
+    const older = '99999999-9999-4999-8999-999999999999';
+    const live = statusEvent(ACME, ACME, callId, 2);
+    const ended = (id: string, sequence: number | undefined) => {
+      const call = sampleCall({ id, user_id: ACME, status: 'completed' });
+      const subject = eventSubject(EVENTS.callEnded, ACME, id);
+      const data = sequence === undefined ? { call } : { call, sequence };
+      return { subject, envelope: eventEnvelope({ subject, accountId: ACME, id, data }) };
+    };
+    for (const { subject, envelope } of [live, ended(callId, 3), ended(older, undefined)])
+      await bus.publish(subject, envelope);
+    await vi.waitFor(() => expect(seen).toHaveLength(3));
+    expect(seen.map((e) => [e.entityId, e.sequence, e.call.status])).toEqual([
+      [callId, 2, live.envelope.data.status],
+      [callId, 3, 'completed'],
+      [older, Number.MAX_SAFE_INTEGER, 'completed'],
+    ]);
+  });
 });

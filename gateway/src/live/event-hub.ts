@@ -19,25 +19,50 @@ export interface LiveEvents {
 export type LiveKind = keyof LiveEvents;
 type Listener<K extends LiveKind> = (event: LiveEvents[K]) => void;
 
-const SOURCES: { [K in LiveKind]: { contract: EventContract; read: (data: unknown) => LiveEvents[K] } } = {
-  callStatus: {
+interface Source<K extends LiveKind> {
+  kind: K;
+  contract: EventContract;
+  read: (data: unknown) => LiveEvents[K];
+}
+type AnySource = { [K in LiveKind]: Source<K> }[LiveKind];
+
+/** Nothing follows a call's end: a CALL_ENDED without its sequence (an older writer's) is the last. */
+const FINAL = Number.MAX_SAFE_INTEGER;
+
+/**
+ * Where each kind comes from. A call's status changes are its live status events and, for its
+ * end, its CALL_ENDED (the call service announces the end only there; subscribers see each
+ * transition once, duplicates dropped by sequence in LiveStream).
+ */
+const SOURCES: AnySource[] = [
+  {
+    kind: 'callStatus',
     contract: EVENTS.callStatusChanged,
     read: (data) => {
       const d = data as z.output<typeof EVENTS.callStatusChanged.data>;
       return { entityId: d.call_id, sequence: d.sequence, call: d.call };
     },
   },
-  campaignProgress: {
+  {
+    kind: 'callStatus',
+    contract: EVENTS.callEnded,
+    read: (data) => {
+      const d = data as z.output<typeof EVENTS.callEnded.data>;
+      return { entityId: d.call.id, sequence: d.sequence ?? FINAL, call: d.call };
+    },
+  },
+  {
+    kind: 'campaignProgress',
     contract: EVENTS.campaignProgress,
     read: (data) => {
       const d = data as z.output<typeof EVENTS.campaignProgress.data>;
       return { entityId: d.campaign.id, sequence: d.sequence, campaign: d.campaign };
     },
   },
-};
+];
 
 /**
- * The gateway's one bus subscription per kind of live event, fanned out in process to its
+ * The gateway's one bus subscription per source of live events, fanned out in process to its
  * subscribers (GraphQL and tRPC alike). Subscribers are indexed by account, so an event costs work
  * only for the subscribers of its own account, and no subscriber ever sees another account's.
  */
@@ -54,8 +79,8 @@ export class EventHub {
   ) {}
 
   start(): void {
-    for (const kind of Object.keys(SOURCES) as LiveKind[]) {
-      const source = SOURCES[kind];
+    for (const source of SOURCES) {
+      const kind = source.kind;
       this.subscriptions.push(
         this.bus.subscribe(eventFilter(source.contract), (msg) => {
           // The subject names the account: an event nobody in its account listens to is dropped

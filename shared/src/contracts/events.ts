@@ -19,10 +19,11 @@ export const STREAMS = {
  * schema. Concrete subjects append the account and the entity (`events.call.status.<account>.<call>`),
  * so a live subscription can listen to one account, or one call, with a wildcard.
  *
- * Live events (a call's status changes, a campaign's progress) are plain publishes, relayed from
- * the outbox like the others but stored in no stream: their only readers are live subscriptions,
- * which see what is published while they listen and cannot replay. Stored, each cost NATS a write
- * to its file store and an acknowledgement back, two of every call's three events, for no reader.
+ * Live events (a call's status changes, a campaign's progress) are plain publishes stored in no
+ * stream: their only readers are live subscriptions, which see what is published while they listen
+ * and cannot replay. A campaign's progress is relayed from the campaign outbox; a call's status
+ * changes are published by the call service once each transition committed, except its end, which
+ * live subscribers read from CALL_ENDED (see services/call/src/app/call-events.ts).
  */
 export interface EventContract<D extends z.ZodType = z.ZodType> {
   prefix: string;
@@ -87,7 +88,14 @@ export const CallStatusChanged = z.object({
   call: Call,
 });
 
-export const CallEnded = z.object({ call: Call });
+export const CallEnded = z.object({
+  call: Call,
+  /**
+   * The final transition's sequence, for live subscribers (for whom CALL_ENDED is the call's last
+   * status change). Absent from events written before it was added: those are final all the same.
+   */
+  sequence: z.number().int().optional(),
+});
 
 /** A campaign's status or counts changed: the whole record, for live subscriptions. */
 export const CampaignProgress = z.object({

@@ -81,34 +81,6 @@ export function outboxInsert(
 }
 
 /**
- * The outbox inserts of several events as a fragment of a larger statement, each written only if
- * its `key` is among `keptKeys` (a subquery of the same statement yielding text, e.g. the ids an
- * INSERT ... ON CONFLICT DO NOTHING stored): many state changes and their events in one statement.
- * Call wakeOutboxRelays after it.
- */
-export function outboxInsertEach(
-  sql: postgres.Sql | TransactionSql,
-  schema: string,
-  events: readonly { key: string; envelope: EventOf<unknown>; headers?: BusHeaders }[],
-  keptKeys: postgres.PendingQuery<postgres.Row[]>,
-) {
-  const rows = events.map(({ key, envelope, headers }) => ({
-    key,
-    id: envelope.id,
-    subject: envelope.type,
-    payload: envelope,
-    headers: headers ?? {},
-  }));
-  return sql`
-    insert into ${sql(assertIdentifier(schema))}.outbox (id, subject, payload, headers)
-    select e.id, e.subject, e.payload, e.headers
-    from jsonb_to_recordset(${sql.json(rows as unknown as postgres.JSONValue)})
-      as e(key text, id uuid, subject text, payload jsonb, headers jsonb)
-    where e.key in (${keptKeys})
-    returning id`;
-}
-
-/**
  * Records an event in the same transaction as the state change it describes: it is relayed if
  * and only if the transaction commits. Run in `transaction`, the relay is woken at commit.
  */

@@ -1,5 +1,6 @@
 import {
   type Call,
+  type CallEnded,
   type CallStatusChanged,
   EVENTS,
   enqueueEvent,
@@ -11,18 +12,20 @@ import type { z } from 'zod';
 import { type CallRow, isFinal, toCall } from '../db/call-rows';
 
 /**
- * Records a transition's events in the same transaction as the transition (outbox): its status
- * event, which carries the call record as it now is (so live subscribers need no read per event),
- * and, on the final transition, the call's one CALL_ENDED.
+ * A call's events. Its end is CALL_ENDED, written to the outbox with the final transition (in the
+ * same statement or transaction), so it exists if and only if the call ended and reaches its
+ * durable consumers and live subscribers at least once. Every other transition is announced by a
+ * live status event published once the transition committed, straight to the bus: its only readers
+ * are live subscriptions, which cannot replay and drop anything older than what they have seen, and
+ * through the outbox each cost a stored row, its claim and its deletion (two of every call's three
+ * outbox rows). The cost of publishing after the commit: a process that dies between the two never
+ * announces that transition; the subscriber sees the next one, and always the end.
  */
-export async function recordTransitionEvents(
-  tx: TransactionSql,
-  row: CallRow,
-  previous: CallRow['status'],
-): Promise<void> {
-  const [status, ended] = transitionEvents(row, previous);
-  await enqueueEvent(tx, 'call', status);
-  if (ended) await enqueueEvent(tx, 'call', ended);
+export interface TransitionEvents {
+  /** The live status event of a transition that did not end the call. */
+  live?: NewEvent<z.infer<typeof CallStatusChanged>>;
+  /** The CALL_ENDED of the final transition (which also ends live subscribers' view of the call). */
+  ended?: NewEvent<z.infer<typeof CallEnded>>;
 }
 
 /** The status event of `row`'s latest transition (from `previous`). */
@@ -46,24 +49,33 @@ export function statusEvent(
 }
 
 /** The one CALL_ENDED of a call: written with its final transition, so it exists iff the call ended. */
-function endedEvent(row: CallRow, call: Call): NewEvent<{ call: Call }> {
+function endedEvent(row: CallRow, call: Call): NewEvent<z.infer<typeof CallEnded>> {
   return {
     subject: eventSubject(EVENTS.callEnded, row.account_id, row.id),
     accountId: row.account_id,
     // One id per call: a retried end can never publish a second CALL_ENDED.
     id: row.id,
-    data: { call },
+    data: { call, sequence: row.sequence },
   };
 }
 
-/** The events of the transition `previous` -> `row`: its status event, and CALL_ENDED if final. */
-export function transitionEvents(
-  row: CallRow,
-  previous: CallRow['status'],
-): TransitionEvents<NewEvent<unknown>> {
-  const status: NewEvent<unknown> = statusEvent(row, previous);
-  return isFinal(row.status) ? [status, endedEvent(row, toCall(row, null))] : [status];
+/** The events of the transition to `row` (from `previous`): CALL_ENDED if final, else a live one. */
+export function transitionEvents(row: CallRow, previous: CallRow['status']): TransitionEvents {
+  return isFinal(row.status)
+    ? { ended: endedEvent(row, toCall(row, null)) }
+    : { live: statusEvent(row, previous) };
 }
 
-/** A transition's status event, then its CALL_ENDED when it is the final one. */
-export type TransitionEvents<E> = [status: E, ended?: E];
+/**
+ * Writes a transition's CALL_ENDED in its transaction; answers the live event to publish once the
+ * transaction committed, if the transition has one.
+ */
+export async function recordTransitionEvents(
+  tx: TransactionSql,
+  row: CallRow,
+  previous: CallRow['status'],
+): Promise<TransitionEvents['live']> {
+  const { live, ended } = transitionEvents(row, previous);
+  if (ended) await enqueueEvent(tx, 'call', ended);
+  return live;
+}

@@ -7,11 +7,11 @@ import {
   type Call,
   type CallContext,
   type CallFilters,
-  type EventOf,
   eventEnvelope,
   type Logger,
   type MakeCallBody,
   type Metrics,
+  type NewEvent,
   type PageOf,
   type PageQuery,
   requireAccount,
@@ -29,7 +29,7 @@ import type {
 import { callRepository, newCallRow } from '../db/call-repository';
 import { agentCopy, type CallRow, isFinal, toCall } from '../db/call-rows';
 import { PlacementWriter } from '../db/placement-writer';
-import { recordTransitionEvents, statusEvent, type TransitionEvents, transitionEvents } from './call-events';
+import { recordTransitionEvents, statusEvent, transitionEvents } from './call-events';
 import { DialQueue } from './dial-queue';
 import { type CallMetrics, callMetrics } from './metrics';
 import { transitionFor } from './transitions';
@@ -144,9 +144,11 @@ export class CallsApp {
       },
       now,
     );
-    const placed = await this.placements.place(row, eventEnvelope(statusEvent(row, null)));
+    const placed = await this.placements.place(row);
     if (!placed) return this.placedAlready(accountId, body.id);
     this.metrics?.transitioned(row.status);
+    // Announced before it can be dialed, so its subscribers see 'initializing' first.
+    this.announce(statusEvent(row, null));
     this.queue.push(row);
     return toCall(row, null);
   }
@@ -245,13 +247,12 @@ export class CallsApp {
       const changes = transitionFor(known, event);
       if (!changes) return;
       const updated: CallRow = { ...known, ...changes, sequence: known.sequence + 1 };
-      const [status, ended] = transitionEvents(updated, known.status);
-      const events: TransitionEvents<EventOf<unknown>> = ended
-        ? [eventEnvelope(status), eventEnvelope(ended)]
-        : [eventEnvelope(status)];
-      if (await callRepository.advance(this.options.sql, known, updated, event.at, events)) {
+      const { live, ended } = transitionEvents(updated, known.status);
+      const endedEnvelope = ended && eventEnvelope(ended);
+      if (await callRepository.advance(this.options.sql, known, updated, event.at, endedEnvelope)) {
         this.remember(updated);
         this.metrics?.transitioned(updated.status);
+        if (live) this.announce(live);
         return;
       }
     }
@@ -266,11 +267,23 @@ export class CallsApp {
         return undefined;
       }
       const updated = await callRepository.transition(tx, row, changes, event.at);
-      await recordTransitionEvents(tx, updated, row.status);
+      const live = await recordTransitionEvents(tx, updated, row.status);
       this.remember(updated);
-      return updated.status;
+      return { status: updated.status, live };
     });
-    if (entered) this.metrics?.transitioned(entered);
+    if (!entered) return;
+    this.metrics?.transitioned(entered.status);
+    if (entered.live) this.announce(entered.live);
+  }
+
+  /**
+   * Publishes a live status event once its transition committed (call-events.ts says why it is
+   * not in the outbox). Not awaited: a transition never waits on, or fails for, its announcement.
+   */
+  private announce(event: NewEvent<unknown>): void {
+    this.options.bus.publish(event.subject, eventEnvelope(event)).catch((error: unknown) => {
+      this.options.log.warn({ err: error, subject: event.subject }, 'live call event not published');
+    });
   }
 
   /** Keeps the row a live call was last seen with here, for the next transition's guarded write. */

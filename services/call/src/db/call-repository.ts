@@ -2,14 +2,12 @@ import {
   type CallFilters,
   type EventOf,
   outboxInsert,
-  outboxInsertEach,
   type PageQuery,
   pageTotal,
   type Sql,
   type TransactionSql,
   wakeOutboxRelays,
 } from '@voice/shared';
-import type { TransitionEvents } from '../app/call-events';
 import type { CallRow } from './call-rows';
 
 type Db = Sql | TransactionSql;
@@ -84,16 +82,13 @@ function filtered(db: Db, accountId: string, filters: CallFilters) {
 /** The call schema's SQL: every read is scoped by account, so another account's call is not found. */
 export const callRepository = {
   /**
-   * Stores new calls, each with its first transition and its first event, in one statement
-   * (atomic without a transaction, one round trip however many). Answers the ids it stored: a call
-   * whose id exists already (a caller-chosen id) is not, and nothing of it is written. Ids must be
-   * distinct within one call.
+   * Stores new calls, each with its first transition, in one statement (atomic without a
+   * transaction, one round trip however many). Answers the ids it stored: a call whose id exists
+   * already (a caller-chosen id) is not, and nothing of it is written. Ids must be distinct within
+   * one call.
    */
-  async placeAll(
-    sql: Sql,
-    calls: readonly { row: CallRow; event: EventOf<unknown> }[],
-  ): Promise<Set<string>> {
-    const rows = calls.map(({ row }) => ({
+  async placeAll(sql: Sql, calls: readonly CallRow[]): Promise<Set<string>> {
+    const rows = calls.map((row) => ({
       ...row,
       agent_snapshot: sql.json(row.agent_snapshot as never),
       metadata: row.metadata === null ? null : sql.json(row.metadata as never),
@@ -107,14 +102,8 @@ export const callRepository = {
       ), first AS (
         INSERT INTO call.call_transitions (call_id, sequence, status, at)
         SELECT id, 1, 'initializing', started_at FROM placed
-      ), queued AS (${outboxInsertEach(
-        sql,
-        'call',
-        calls.map(({ row, event }) => ({ key: row.id, envelope: event })),
-        sql`SELECT id::text FROM placed`,
-      )})
+      )
       SELECT id FROM placed`;
-    if (written.length > 0) wakeOutboxRelays('call');
     return new Set(written.map((w) => w.id));
   },
 
@@ -181,16 +170,16 @@ export const callRepository = {
 
   /**
    * Moves a call from `from` to `to` (its next sequence) in one statement, with its history row
-   * and its events, only if the stored call is still at `from.sequence`: no lock held across
-   * round trips, and nothing written if anyone else moved the call meanwhile (false: the caller
-   * then takes the locked path with the stored row).
+   * and, on the final transition, its CALL_ENDED, only if the stored call is still at
+   * `from.sequence`: no lock held across round trips, and nothing written if anyone else moved the
+   * call meanwhile (false: the caller then takes the locked path with the stored row).
    */
   async advance(
     sql: Sql,
     from: CallRow,
     to: CallRow,
     at: Date,
-    [status, ended]: TransitionEvents<EventOf<unknown>>,
+    ended: EventOf<unknown> | undefined,
   ): Promise<boolean> {
     const values = changedColumns(sql, from, to);
     const moved = sql`EXISTS (SELECT 1 FROM changed)`;
@@ -201,11 +190,11 @@ export const callRepository = {
       ), recorded AS (
         INSERT INTO call.call_transitions (call_id, sequence, status, at)
         SELECT id, ${to.sequence}, ${to.status}, ${at} FROM changed
-      ), queued AS (${outboxInsert(sql, 'call', status, moved)})
-      ${ended ? sql`, queued_too AS (${outboxInsert(sql, 'call', ended, moved)})` : sql``}
+      )
+      ${ended ? sql`, queued AS (${outboxInsert(sql, 'call', ended, moved)})` : sql``}
       SELECT id FROM changed`;
     if (written.length === 0) return false;
-    wakeOutboxRelays('call');
+    if (ended) wakeOutboxRelays('call');
     return true;
   },
 

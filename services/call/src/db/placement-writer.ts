@@ -1,10 +1,9 @@
-import type { EventOf, Sql } from '@voice/shared';
+import type { Sql } from '@voice/shared';
 import { callRepository } from './call-repository';
 import type { CallRow } from './call-rows';
 
 interface Pending {
   row: CallRow;
-  event: EventOf<unknown>;
   resolve: (placed: boolean) => void;
   reject: (error: unknown) => void;
 }
@@ -41,10 +40,10 @@ export class PlacementWriter {
     this.maxBatch = options.maxBatch ?? 50;
   }
 
-  /** Stores the call with its first transition and event; false when its id was taken already. */
-  place(row: CallRow, event: EventOf<unknown>): Promise<boolean> {
+  /** Stores the call with its first transition; false when its id was taken already. */
+  place(row: CallRow): Promise<boolean> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ row, event, resolve, reject });
+      this.waiting.push({ row, resolve, reject });
       this.pump();
     });
   }
@@ -68,7 +67,10 @@ export class PlacementWriter {
     }
     const distinct = [...first.values()];
     try {
-      const placed = await callRepository.placeAll(this.sql, distinct);
+      const placed = await callRepository.placeAll(
+        this.sql,
+        distinct.map((pending) => pending.row),
+      );
       for (const pending of distinct) pending.resolve(placed.has(pending.row.id));
     } catch (error) {
       if (distinct.length === 1) {
