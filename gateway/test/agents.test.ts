@@ -1,5 +1,6 @@
 import type { Agent, PageOf as Page } from '@voice/shared';
 import { infraModes } from '@voice/shared/testing';
+import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, createKey, type TestAccount } from '../../platform/test/support/accounts';
 import { startTestPlatform, type TestPlatform } from '../../platform/test/support/harness';
@@ -50,6 +51,31 @@ describe.each(infraModes())('agents (%s)', (mode) => {
     expect(agent.prompt.length).toBeGreaterThanOrEqual(1500);
     expect(agent.prompt).toContain(BASE.start_flow);
     expect(agent.prompt).toContain(BASE.end_flow);
+  });
+
+  it('answers an unchanged agent identically, and shows a change made anywhere on the next read, even one that kept updated_at', async () => {
+    const agent = await create({ name: 'Kept' });
+    const read = async () => {
+      const res = await call('GET', `/v1/agents/${agent.id}`);
+      expect(res.status).toBe(200);
+      return res.body.data;
+    };
+    const first = await read();
+    expect(await read()).toEqual(first);
+    // Changed behind the platform's back, updated_at left as it was: the row's version still moved.
+    const sql = postgres(t.databaseUrl, { max: 1, onnotice: () => {} });
+    try {
+      await sql`UPDATE agent.agents SET name = 'Changed by hand', updated_at = updated_at WHERE id = ${agent.id}`;
+    } finally {
+      await sql.end({ timeout: 5 });
+    }
+    const changed = await read();
+    expect(changed).toEqual({ ...first, name: 'Changed by hand' });
+    // And through the API, as ever; another account still finds nothing.
+    const patched = await call('PATCH', `/v1/agents/${agent.id}`, { description: 'Now described' });
+    expect(patched.status).toBe(200);
+    expect(await read()).toMatchObject({ name: 'Changed by hand', description: 'Now described' });
+    expect((await call('GET', `/v1/agents/${agent.id}`, undefined, other.key)).status).toBe(404);
   });
 
   it('sets the industry from an industry agent type, and keeps a supplied prompt as custom', async () => {

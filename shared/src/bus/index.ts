@@ -6,3 +6,4 @@ export * from './rpc';
 export { subjectMatches } from './subject-match';
 export * from './types';
 export { waitAtMost } from './wait';
+export { EncodedJson } from './wire';

@@ -4,6 +4,7 @@ import { AppError, fromDatabaseError } from '../errors';
 import type { Logger } from '../log';
 import { toValidationIssues } from '../validation';
 import { type Bus, type BusHeaders, HEADER, type RequestOptions, type Subscription } from './types';
+import { EncodedJson } from './wire';
 
 /** A request/reply subject: its name and the zod schemas of both directions. */
 export interface RpcContract<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
@@ -55,7 +56,22 @@ export function requireAccount(ctx: CallContext): string {
 export type RpcHandler<C extends RpcContract> = (
   request: z.output<C['request']>,
   ctx: RpcContext,
-) => Promise<z.input<C['reply']>>;
+) => Promise<z.input<C['reply']> | EncodedJson>;
+
+/**
+ * `value` checked against `contract`'s reply schema and written as JSON once, for a handler that
+ * keeps it and answers with it again while what it was made from is unchanged (the agent service
+ * does, per agent row version). serveRpc sends it as it is: the check was made here.
+ */
+export function validatedReply<C extends RpcContract>(contract: C, value: z.input<C['reply']>): EncodedJson {
+  const reply = contract.reply.safeParse(value);
+  if (!reply.success) {
+    throw new Error(
+      `${contract.subject} reply does not match its contract: ${JSON.stringify(reply.error.issues).slice(0, 500)}`,
+    );
+  }
+  return new EncodedJson(JSON.stringify(reply.data));
+}
 
 /**
  * Serves one contract: decodes and validates the request, runs the handler, validates the reply
@@ -95,6 +111,7 @@ export function serveRpc<C extends RpcContract>(
       );
       if (options.log.isLevelEnabled('debug'))
         logger().debug({ duration_ms: Math.round(performance.now() - started) }, 'handled');
+      if (result instanceof EncodedJson) return result;
       const reply = contract.reply.safeParse(result);
       if (!reply.success) {
         logger().error({ issues: reply.error.issues }, 'reply does not match its contract');

@@ -46,9 +46,18 @@ export interface EncodedReply {
 /** How every success reply with a value begins: decodeReplyJson finds the value's own JSON after it. */
 const SUCCESS_PREFIX = '{"ok":true,"data":';
 
+/**
+ * A value already written as JSON: sent as this text instead of serialised again. Made only by
+ * `validatedReply` (rpc.ts), which checks the value against its contract first.
+ */
+export class EncodedJson {
+  constructor(readonly text: string) {}
+}
+
 export function encodeSuccess(data: unknown): EncodedReply {
   // Written out rather than JSON.stringify({ ok, data }), so the value's text is known to sit
   // between SUCCESS_PREFIX and the closing brace (what decodeReply relies on).
+  if (data instanceof EncodedJson) return { body: `${SUCCESS_PREFIX}${data.text}}` };
   const text = data === undefined ? undefined : (JSON.stringify(data) as string | undefined);
   if (text === undefined) return { body: encode({ ok: true } satisfies ReplyEnvelope) };
   return { body: `${SUCCESS_PREFIX}${text}}` };

@@ -108,7 +108,12 @@ export class AgentsApp {
   }
 
   async get(accountId: string, agentId: string): Promise<Agent> {
-    return toAgent(await this.require(this.options.sql, accountId, agentId));
+    return toAgent(await this.getRow(accountId, agentId));
+  }
+
+  /** The agent's row as stored now (for a reply kept per row version, AgentReplies). */
+  getRow(accountId: string, agentId: string): Promise<AgentRow> {
+    return this.require(this.options.sql, accountId, agentId);
   }
 
   /** The account's agents among `agentIds`; ids of missing (or other accounts') agents are left out. */

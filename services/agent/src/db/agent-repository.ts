@@ -3,7 +3,10 @@ import type { AgentRow, PromptVersionRow } from './agent-rows';
 
 type Db = Sql | TransactionSql;
 /** What a create writes; the version counter starts at its column default. */
-export type AgentFields = Omit<AgentRow, 'account_id' | 'created_at' | 'updated_at' | 'next_prompt_version'>;
+export type AgentFields = Omit<
+  AgentRow,
+  'account_id' | 'created_at' | 'updated_at' | 'next_prompt_version' | 'xmin'
+>;
 
 /** Every column of agent.agents, in the order reads select them (the benchmarks' reference servers run the same read). */
 export const AGENT_COLUMNS = [
@@ -27,6 +30,7 @@ export const AGENT_COLUMNS = [
   'webhook_secret',
   'created_at',
   'updated_at',
+  'xmin',
 ] as const;
 
 /** The agent schema's SQL, always scoped by account: another account's row is simply not found. */

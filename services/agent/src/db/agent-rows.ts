@@ -23,6 +23,11 @@ export interface AgentRow {
   webhook_secret: string | null;
   created_at: Date;
   updated_at: Date;
+  /**
+   * The transaction that wrote this version of the row (PostgreSQL's system column, as text):
+   * differs between any two committed versions, so it tells an unchanged agent (AgentReplies).
+   */
+  xmin: string;
 }
 
 export interface PromptVersionRow {

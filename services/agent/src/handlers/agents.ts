@@ -7,15 +7,19 @@ import {
   type ServiceDeps,
   type Subscription,
   serveRpc,
+  validatedReply,
 } from '@voice/shared';
+import { AgentReplies } from '../app/agent-replies';
 import { agentSnapshot } from '../app/agent-snapshot';
 import type { AgentsApp } from '../app/agents';
 import type { PromptsApp } from '../app/prompt-versions';
 import { webhookTarget } from '../app/webhook-target';
+import { toAgent } from '../db/agent-rows';
 
 /** Agent operations over the bus: decode, call the use case for the caller's account, encode. */
 export function serveAgents(deps: ServiceDeps, agents: AgentsApp, prompts: PromptsApp): Subscription[] {
   const options = { queue: 'agent', log: deps.log };
+  const replies = new AgentReplies();
   const account = (ctx: RpcContext) => requireAccount(ctx);
   /**
    * Runs a change to an agent, then tells the services that keep copies of agents (the call
@@ -35,7 +39,15 @@ export function serveAgents(deps: ServiceDeps, agents: AgentsApp, prompts: Promp
   return [
     serveRpc(deps.bus, AGENT.create, (body, ctx) => agents.create(account(ctx), body), options),
     serveRpc(deps.bus, AGENT.list, (page, ctx) => agents.list(account(ctx), page), options),
-    serveRpc(deps.bus, AGENT.get, ({ agent_id }, ctx) => agents.get(account(ctx), agent_id), options),
+    serveRpc(
+      deps.bus,
+      AGENT.get,
+      async ({ agent_id }, ctx) => {
+        const row = await agents.getRow(account(ctx), agent_id);
+        return replies.of(row, () => validatedReply(AGENT.get, toAgent(row)));
+      },
+      options,
+    ),
     serveRpc(
       deps.bus,
       AGENT.getMany,

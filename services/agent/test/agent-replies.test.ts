@@ -1,0 +1,39 @@
+import { AGENT, EncodedJson, validatedReply } from '@voice/shared';
+import { describe, expect, it } from 'vitest';
+import { AgentReplies } from '../src/app/agent-replies';
+import type { AgentRow } from '../src/db/agent-rows';
+
+const row = (id: string, xmin: string, updatedAt = new Date('2026-11-24T10:00:00Z')) =>
+  ({ id, xmin, updated_at: updatedAt }) as AgentRow;
+
+describe('AgentReplies', () => {
+  it('answers a row version with the JSON made for it, makes it again for a new version, and keeps at most its capacity', () => {
+    const replies = new AgentReplies(2);
+    let made = 0;
+    const encode = (text: string) => () => {
+      made++;
+      return new EncodedJson(text);
+    };
+    expect(replies.of(row('a', '10'), encode('a1')).text).toBe('a1');
+    expect(replies.of(row('a', '10'), encode('unused')).text).toBe('a1');
+    expect(made).toBe(1);
+    // Another transaction wrote the row; and the same xmin with another updated_at is another version too.
+    expect(replies.of(row('a', '11'), encode('a2')).text).toBe('a2');
+    expect(replies.of(row('a', '11', new Date('2026-11-24T11:00:00Z')), encode('a3')).text).toBe('a3');
+    expect(made).toBe(3);
+    // 'a' read last, then 'b' and 'c': 'a' is the least recently used and goes.
+    replies.of(row('b', '20'), encode('b1'));
+    replies.of(row('c', '30'), encode('c1'));
+    expect(replies.size).toBe(2);
+    expect(replies.of(row('c', '30'), encode('unused')).text).toBe('c1');
+    expect(replies.of(row('a', '11', new Date('2026-11-24T11:00:00Z')), encode('a4')).text).toBe('a4');
+  });
+
+  it('keeps nothing when the reply is outside its contract', () => {
+    const replies = new AgentReplies();
+    expect(() =>
+      replies.of(row('a', '10'), () => validatedReply(AGENT.get, { id: 'not an agent' } as never)),
+    ).toThrow(/agent\.get reply does not match its contract/);
+    expect(replies.size).toBe(0);
+  });
+});
