@@ -80,10 +80,12 @@ class Shutdown {
     force.unref();
     if (!this.platform) {
       this.log.info({ signal, reason }, 'signal during start-up: stopping what has started');
+      this.log.flush();
       this.abort.abort(new Error(`start-up interrupted by ${signal}`));
       return;
     }
     this.log.info({ signal, reason }, 'shutting down: finishing in-flight work');
+    this.log.flush();
     this.platform.stop().then(
       () => {
         this.log.info('stopped cleanly');
@@ -136,6 +138,7 @@ async function main(): Promise<void> {
       embedded,
     });
   log.info({ role, url: platform.url, metrics_url: platform.metricsUrl, embedded }, 'started');
+  log.flush();
   // A supervisor (platform/src/cluster.ts) learns readiness here, whatever LOG_LEVEL says.
   process.send?.({
     type: 'started',
