@@ -36,7 +36,10 @@ export class PlacementWriter {
     private readonly sql: Sql,
     options: PlacementWriterOptions = {},
   ) {
-    this.concurrency = options.concurrency ?? 2;
+    // One statement in flight: under load the next one carries everything that arrived meanwhile
+    // (about 4 calls a statement at 1,700 POSTs a second here, against 2.5 with two in flight),
+    // and a statement of 50 calls commits in a few milliseconds, far above any dial rate.
+    this.concurrency = options.concurrency ?? 1;
     this.maxBatch = options.maxBatch ?? 50;
   }
 
