@@ -600,6 +600,64 @@ describe.runIf(natsEnabled)('NatsBus', () => {
       expect(writes).toBeLessThanOrEqual(4);
     });
 
+    it('sends a responder’s publishes with its replies, in the order they were made', async () => {
+      const prefix = newPrefix();
+      const caller = await connectBus(quiet, prefix);
+      const server = await connectBus(quiet, prefix);
+      buses.push(caller, server);
+      const COUNT = 10;
+      let arrived = 0;
+      let release: () => void = () => {};
+      const allArrived = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      // As a service answers requests whose work finished together (one group commit): each
+      // announces what it did, then answers, all in one turn.
+      server.respond('batch.announce', async (msg) => {
+        if (msg.data !== 'warm-up' && ++arrived === COUNT) release();
+        if (msg.data !== 'warm-up') await allArrived;
+        await server.publish('batch.announced', msg.data);
+        return msg.data;
+      });
+      const order: string[] = [];
+      caller.subscribe('batch.announced', (msg) => void order.push(`event ${String(msg.data)}`));
+      await caller.request('batch.announce', 'warm-up');
+      await vi.waitFor(() => expect(order).toEqual(['event warm-up']), WAIT);
+      order.length = 0;
+      const natsPort = Number(new URL(natsUrlOrThrow()).port || 4222);
+      const write = Socket.prototype.write;
+      let writesAfterRelease = 0;
+      let released = false;
+      void allArrived.then(() => {
+        released = true;
+      });
+      const counting = function (this: Socket, ...args: Parameters<Socket['write']>) {
+        if (released && this.remotePort === natsPort) writesAfterRelease++;
+        return write.apply(this, args);
+      } as Socket['write'];
+      Socket.prototype.write = counting;
+      try {
+        const answers = await Promise.all(
+          Array.from({ length: COUNT }, (_, i) =>
+            caller.request('batch.announce', i).then((answer) => {
+              order.push(`reply ${String(answer)}`);
+              return answer;
+            }),
+          ),
+        );
+        expect(answers).toEqual(Array.from({ length: COUNT }, (_, i) => i));
+      } finally {
+        Socket.prototype.write = write;
+      }
+      // Once released, only the server writes: ten events and ten replies in one write (nats.js
+      // alone writes the events in a microtask, apart from the replies).
+      expect(writesAfterRelease).toBe(1);
+      // Each event left before its reply, so the caller, which hears both, reads it first.
+      await vi.waitFor(() => expect(order.filter((o) => o.startsWith('event'))).toHaveLength(COUNT), WAIT);
+      for (let i = 0; i < COUNT; i++)
+        expect(order.indexOf(`event ${i}`)).toBeLessThan(order.indexOf(`reply ${i}`));
+    });
+
     it('prefixes subjects, streams and durables, and keeps prefixes apart', async () => {
       const prefix = newPrefix();
       const otherPrefix = newPrefix();

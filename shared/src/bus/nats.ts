@@ -158,13 +158,23 @@ export class NatsBus implements Bus {
     });
   }
 
+  /**
+   * Core publishes leave with the turn's replies (PublishBatch): a service that answers a request
+   * and announces its effect in one turn (a placed call's first status, an agent's change notice)
+   * sends both in one socket write, in the order they were made.
+   */
   async publish(subject: string, data: unknown, headers?: BusHeaders): Promise<void> {
     this.assertOpen(subject);
-    try {
-      this.nc.publish(this.naming.subject(subject), encode(data), { headers: toNatsHeaders(headers) });
-    } catch (error) {
-      throw mapNatsError(subject, error);
-    }
+    const natsSubject = this.naming.subject(subject);
+    const payload = encode(data);
+    const natsHeaders = toNatsHeaders(headers);
+    this.batch.add(() => {
+      try {
+        this.nc.publish(natsSubject, payload, { headers: natsHeaders });
+      } catch (error) {
+        this.options.log.warn({ err: mapNatsError(subject, error), subject }, 'could not publish');
+      }
+    });
   }
 
   subscribe(subject: string, listener: Listener, options: { queue?: string } = {}): Subscription {
