@@ -1,4 +1,4 @@
-import { AGENT, EncodedJson, validatedReply } from '@voice/shared';
+import { AGENT, AppError, EncodedJson, validatedReply } from '@voice/shared';
 import { describe, expect, it } from 'vitest';
 import { AgentReplies } from '../src/app/agent-replies';
 import type { AgentRow } from '../src/db/agent-rows';
@@ -27,6 +27,44 @@ describe('AgentReplies', () => {
     expect(replies.size).toBe(2);
     expect(replies.of(row('c', '30'), encode('unused')).text).toBe('c1');
     expect(replies.of(row('a', '11', new Date('2026-11-24T11:00:00Z')), encode('a4')).text).toBe('a4');
+  });
+
+  it('reads only the version of an agent whose JSON it keeps, and the row once the version moved', async () => {
+    const replies = new AgentReplies();
+    let stored = row('a', '10');
+    let exists = true;
+    const counts = { version: 0, row: 0, encode: 0 };
+    const reads = {
+      version: async () => {
+        counts.version++;
+        if (!exists) throw new AppError('AGENT_NOT_FOUND');
+        return { xmin: stored.xmin, updated_at: stored.updated_at };
+      },
+      row: async () => {
+        counts.row++;
+        if (!exists) throw new AppError('AGENT_NOT_FOUND');
+        return stored;
+      },
+      encode: (r: AgentRow) => {
+        counts.encode++;
+        return new EncodedJson(`json of ${r.xmin}`);
+      },
+    };
+    // Nothing kept: the row is read (no version read first) and encoded.
+    expect((await replies.read('a', reads)).text).toBe('json of 10');
+    expect(counts).toEqual({ version: 0, row: 1, encode: 1 });
+    // Kept and unchanged: the version alone.
+    expect((await replies.read('a', reads)).text).toBe('json of 10');
+    expect((await replies.read('a', reads)).text).toBe('json of 10');
+    expect(counts).toEqual({ version: 2, row: 1, encode: 1 });
+    // Written since (any transaction): the version differs, so the row is read and encoded again.
+    stored = row('a', '11');
+    expect((await replies.read('a', reads)).text).toBe('json of 11');
+    expect(counts).toEqual({ version: 3, row: 2, encode: 2 });
+    // Gone (or another account's, which the version read does not find): not found, kept or not.
+    exists = false;
+    await expect(replies.read('a', reads)).rejects.toMatchObject({ code: 'AGENT_NOT_FOUND' });
+    expect(counts.row).toBe(2);
   });
 
   it('keeps nothing when the reply is outside its contract', () => {

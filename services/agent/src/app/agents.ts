@@ -13,7 +13,7 @@ import {
   type ValidationIssue,
 } from '@voice/shared';
 import { agentRepository } from '../db/agent-repository';
-import { type AgentRow, toAgent } from '../db/agent-rows';
+import { type AgentRow, type AgentRowVersion, toAgent } from '../db/agent-rows';
 import { decidePrompt } from '../domain/agent-prompt';
 import {
   type ResolvedSettings,
@@ -114,6 +114,13 @@ export class AgentsApp {
   /** The agent's row as stored now (for a reply kept per row version, AgentReplies). */
   getRow(accountId: string, agentId: string): Promise<AgentRow> {
     return this.require(this.options.sql, accountId, agentId);
+  }
+
+  /** The version of the agent's row as stored now, without reading the agent; AGENT_NOT_FOUND if absent. */
+  async getVersion(accountId: string, agentId: string): Promise<AgentRowVersion> {
+    const version = await agentRepository.findVersion(this.options.sql, accountId, agentId);
+    if (!version) throw new AppError('AGENT_NOT_FOUND');
+    return version;
   }
 
   /** The account's agents among `agentIds`; ids of missing (or other accounts') agents are left out. */

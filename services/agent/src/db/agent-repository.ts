@@ -1,5 +1,5 @@
 import { type PageQuery, pageTotal, type Sql, type TransactionSql } from '@voice/shared';
-import type { AgentRow, PromptVersionRow } from './agent-rows';
+import type { AgentRow, AgentRowVersion, PromptVersionRow } from './agent-rows';
 
 type Db = Sql | TransactionSql;
 /** What a create writes; the version counter starts at its column default. */
@@ -53,6 +53,13 @@ export const agentRepository = {
           SELECT ${db(AGENT_COLUMNS)} FROM agent.agents WHERE id = ${id} AND account_id = ${accountId} FOR UPDATE`
       : await db<AgentRow[]>`
           SELECT ${db(AGENT_COLUMNS)} FROM agent.agents WHERE id = ${id} AND account_id = ${accountId}`;
+    return row;
+  },
+
+  /** The version of the agent's row (AgentReplies), without its columns; undefined if absent. */
+  async findVersion(db: Db, accountId: string, id: string): Promise<AgentRowVersion | undefined> {
+    const [row] = await db<AgentRowVersion[]>`
+      SELECT xmin, updated_at FROM agent.agents WHERE id = ${id} AND account_id = ${accountId}`;
     return row;
   },
 

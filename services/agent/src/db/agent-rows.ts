@@ -30,6 +30,9 @@ export interface AgentRow {
   xmin: string;
 }
 
+/** What tells one version of an agent's row from another: its writing transaction and updated_at. */
+export type AgentRowVersion = Pick<AgentRow, 'xmin' | 'updated_at'>;
+
 export interface PromptVersionRow {
   id: string;
   agent_id: string;

@@ -42,10 +42,12 @@ export function serveAgents(deps: ServiceDeps, agents: AgentsApp, prompts: Promp
     serveRpc(
       deps.bus,
       AGENT.get,
-      async ({ agent_id }, ctx) => {
-        const row = await agents.getRow(account(ctx), agent_id);
-        return replies.of(row, () => validatedReply(AGENT.get, toAgent(row)));
-      },
+      ({ agent_id }, ctx) =>
+        replies.read(agent_id, {
+          version: () => agents.getVersion(account(ctx), agent_id),
+          row: () => agents.getRow(account(ctx), agent_id),
+          encode: (row) => validatedReply(AGENT.get, toAgent(row)),
+        }),
       options,
     ),
     serveRpc(
