@@ -138,6 +138,8 @@ export function writeReport(path: string, report: Report): void {
     out.push(
       '## GET /v1/agents/{id}',
       '',
+      'The agent is about 13 KB, most of it its generated prompt. (b) and (c) read its whole row on every GET and serialise it. The agent service reads the whole row on an agent\u2019s first GET and after each change; otherwise it reads only the row\u2019s version (`xmin`, `updated_at`) and answers the JSON it kept for that version (services/agent/src/app/agent-replies.ts), so every GET still sees the agent as stored at that moment.',
+      '',
       ...runsTable(sec.get),
       '',
       ...ratioTable(sec.get, READ_COMPARISONS(true)),

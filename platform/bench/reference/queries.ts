@@ -4,7 +4,10 @@ import type postgres from 'postgres';
 /**
  * The queries the platform's services run for the benchmarked reads, verbatim, so a reference
  * server pays for the same work in the database (the agent service's GET by id, the call service's
- * first page of GET /v1/calls).
+ * first page of GET /v1/calls). The agent service runs `agentById` on an agent's first read and
+ * after each change; for an agent whose JSON it keeps it reads only the row's version
+ * (AgentReplies), which a reference, keeping nothing, cannot: BENCHMARKS.md says so beside the
+ * figures.
  */
 export async function agentById(sql: postgres.Sql, accountId: string, id: string) {
   const [row] = await sql`
