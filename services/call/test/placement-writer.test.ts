@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { createLogger, createSql, migrate, type Sql } from '@voice/shared';
+import { createLogger, createSql, eventEnvelope, migrate, type Sql } from '@voice/shared';
 import { createTestDatabase, infraModes, type TestDatabase } from '@voice/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callRepository, newCallRow } from '../src/db/call-repository';
 import { migrations } from '../src/db/migrations';
 import { PlacementWriter } from '../src/db/placement-writer';
+import { TransitionWriter } from '../src/db/transition-writer';
 
 const log = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', name: 'placement-writer-test' });
 const ACCOUNT = randomUUID();
@@ -74,9 +75,12 @@ describe.each(infraModes())('placing and dialing calls (%s)', (mode) => {
   it('stores the calls that arrive while a statement is in flight together, each with its transition and no outbox row', async () => {
     const writer = new PlacementWriter(sql, { concurrency: 1 });
     const calls = Array.from({ length: 12 }, () => newCall());
-    const placed = await Promise.all(calls.map((c) => writer.place(c.row)));
+    // Two placed in one turn go together; once their statement is in flight, ten more arrive.
+    const first = calls.slice(0, 2).map((c) => writer.place(c.row));
+    await new Promise((resolve) => setImmediate(resolve));
+    const placed = await Promise.all([...first, ...calls.slice(2).map((c) => writer.place(c.row))]);
     expect(placed).toEqual(calls.map(() => true));
-    // The first went alone; the eleven that arrived meanwhile went in one statement (one
+    // The first two went together; the ten that arrived meanwhile went in the next statement (one
     // transaction: the same xmin). A placement's status event is live, published after the commit
     // by CallsApp, not stored (call-events.ts).
     expect(await stored(calls)).toEqual({ calls: 12, statements: 2, transitions: 12, events: 0 });
@@ -142,6 +146,92 @@ describe.each(infraModes())('placing and dialing calls (%s)', (mode) => {
     const read = Object.fromEntries(reads.map((r) => [r.index, r.tuples]));
     expect(read.calls_pkey).toBeGreaterThanOrEqual(3);
     expect(read.calls_live_idx).toBe(0);
+  });
+
+  it('moves calls that change together in one statement, each only from the sequence it knew, with its history and its CALL_ENDED', async () => {
+    const [lone, ended, ringing, stale, twice] = Array.from({ length: 5 }, () => newCall());
+    const all = [lone!, ended!, ringing!, stale!, twice!];
+    await callRepository.placeAll(
+      sql,
+      all.map((c) => c.row),
+    );
+    // Marked dialed in the database only: the driver's row still says null, and must not undo it.
+    await callRepository.markDialed(sql, 'test', [ended!.row.id]);
+    const at = new Date();
+    const ringingRow = (c: ReturnType<typeof newCall>) => ({
+      ...c.row,
+      status: 'ringing' as const,
+      sequence: 2,
+    });
+    const failedRow = {
+      ...ended!.row,
+      status: 'failed' as const,
+      sequence: 2,
+      ended_at: at,
+      call_end_reason: 'carrier_failure',
+      ended_by: 'system',
+      transcript: [{ role: 'agent', text: 'Hello', at: at.toISOString() }],
+      owner: null,
+    } as never;
+    const endedEvent = eventEnvelope({
+      subject: `events.call.ended.${ACCOUNT}.${ended!.row.id}`,
+      accountId: ACCOUNT,
+      data: { call: { id: ended!.row.id } },
+    });
+    const writer = new TransitionWriter(sql);
+    const alone = writer.advance(lone!.row, ringingRow(lone!), at, undefined);
+    // The next turn, its statement in flight: the moves that arrive meanwhile go together after it.
+    await new Promise((resolve) => setImmediate(resolve));
+    const moved = await Promise.all([
+      alone,
+      writer.advance(ended!.row, failedRow, at, endedEvent),
+      writer.advance(ringing!.row, ringingRow(ringing!), at, undefined),
+      // Stored at sequence 1, not 3: someone else moved it (as far as this driver can tell).
+      writer.advance({ ...stale!.row, sequence: 3 }, { ...ringingRow(stale!), sequence: 4 }, at, undefined),
+      writer.advance(twice!.row, ringingRow(twice!), at, undefined),
+      writer.advance(twice!.row, { ...ringingRow(twice!), status: 'failed' }, at, undefined),
+    ]);
+    expect(moved).toEqual([true, true, true, false, true, false]);
+
+    const rows = await sql<
+      {
+        id: string;
+        status: string;
+        sequence: number;
+        dialed: boolean;
+        ended_at: Date | null;
+        owner: string | null;
+        call_end_reason: string | null;
+        transcript: unknown;
+        version: string;
+      }[]
+    >`SELECT id, status, sequence, dialed_at IS NOT NULL AS dialed, ended_at, owner, call_end_reason,
+             transcript, xmin::text AS version
+      FROM call.calls WHERE id = ANY(${all.map((c) => c.row.id)}::uuid[])`;
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const row = (c: ReturnType<typeof newCall>) => byId.get(c.row.id)!;
+    expect(row(ended!)).toMatchObject({
+      status: 'failed',
+      sequence: 2,
+      dialed: true,
+      owner: null,
+      call_end_reason: 'carrier_failure',
+      transcript: [{ role: 'agent', text: 'Hello', at: at.toISOString() }],
+    });
+    expect(row(ended!).ended_at!.getTime()).toBe(at.getTime());
+    expect(row(ringing!)).toMatchObject({ status: 'ringing', sequence: 2, owner: 'test', ended_at: null });
+    expect(row(twice!)).toMatchObject({ status: 'ringing', sequence: 2 });
+    expect(row(stale!)).toMatchObject({ status: 'initializing', sequence: 1 });
+    // The first went alone; the four moved after it went together (one transaction: one xmin).
+    expect(new Set([ended, ringing, twice].map((c) => row(c!).version)).size).toBe(1);
+    expect(row(lone!).version).not.toBe(row(ended!).version);
+    expect(await stored([ended!])).toMatchObject({ transitions: 2, events: 1 });
+    expect(await stored([ringing!, twice!, lone!])).toMatchObject({ transitions: 6, events: 0 });
+    expect(await stored([stale!])).toMatchObject({ transitions: 1, events: 0 });
+    const [event] = await sql<
+      { payload: unknown }[]
+    >`SELECT payload FROM call.outbox WHERE id = ${endedEvent.id}`;
+    expect(event!.payload).toEqual(endedEvent);
   });
 
   it('renews an instance lease in one row, however many calls it drives', async () => {

@@ -29,6 +29,7 @@ import type {
 import { callRepository, newCallRow } from '../db/call-repository';
 import { agentCopy, type CallRow, isFinal, toCall } from '../db/call-rows';
 import { PlacementWriter } from '../db/placement-writer';
+import { TransitionWriter } from '../db/transition-writer';
 import { recordTransitionEvents, statusEvent, transitionEvents } from './call-events';
 import { DialQueue } from './dial-queue';
 import { type CallMetrics, callMetrics } from './metrics';
@@ -87,9 +88,12 @@ export class CallsApp {
   private readonly queue: DialQueue;
   /** Placements stored together while a statement is in flight (group commit). */
   private readonly placements: PlacementWriter;
+  /** Transitions of calls driven here, stored together likewise. */
+  private readonly transitions: TransitionWriter;
 
   constructor(private readonly options: CallsOptions) {
     this.placements = new PlacementWriter(options.sql);
+    this.transitions = new TransitionWriter(options.sql);
     this.queue = new DialQueue({
       perSecond: options.dialsPerSecond,
       dial: (rows) => this.dialBatch(rows),
@@ -249,7 +253,7 @@ export class CallsApp {
       const updated: CallRow = { ...known, ...changes, sequence: known.sequence + 1 };
       const { live, ended } = transitionEvents(updated, known.status);
       const endedEnvelope = ended && eventEnvelope(ended);
-      if (await callRepository.advance(this.options.sql, known, updated, event.at, endedEnvelope)) {
+      if (await this.transitions.advance(known, updated, event.at, endedEnvelope)) {
         this.remember(updated);
         this.metrics?.transitioned(updated.status);
         if (live) this.announce(live);

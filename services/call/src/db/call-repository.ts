@@ -1,7 +1,6 @@
 import {
   type CallFilters,
   type EventOf,
-  outboxInsert,
   type PageQuery,
   pageTotal,
   type Sql,
@@ -68,16 +67,20 @@ export function newCallRow(accountId: string, call: NewCall, createdAt: Date): C
   };
 }
 
-/** The columns whose values differ between two versions of a call, JSON columns encoded. */
-function changedColumns(sql: Sql, from: CallRow, to: CallRow): Record<string, unknown> {
+/** One call's move in `advanceAll`: from the row as its driver knows it to the next one. */
+export interface Move {
+  from: CallRow;
+  to: CallRow;
+  at: Date;
+  /** Its CALL_ENDED, on the final transition. */
+  ended: EventOf<unknown> | undefined;
+}
+
+/** The columns whose values differ between two versions of a call, as they are. */
+function changedValues(from: CallRow, to: CallRow): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const key of Object.keys(to) as (keyof CallRow)[]) {
-    if (to[key] === from[key]) continue;
-    const value = to[key];
-    values[key] =
-      (key === 'transcript' || key === 'details_collection') && value !== null
-        ? sql.json(value as never)
-        : value;
+    if (to[key] !== from[key]) values[key] = to[key];
   }
   return values;
 }
@@ -183,33 +186,50 @@ export const callRepository = {
   },
 
   /**
-   * Moves a call from `from` to `to` (its next sequence) in one statement, with its history row
-   * and, on the final transition, its CALL_ENDED, only if the stored call is still at
-   * `from.sequence`: no lock held across round trips, and nothing written if anyone else moved the
-   * call meanwhile (false: the caller then takes the locked path with the stored row).
+   * Moves calls, each from its `from` to its `to` (its next sequence), in one statement
+   * (TransitionWriter groups them): each with its history row and, on its final transition, its
+   * CALL_ENDED, only if it is still stored at `from.sequence`: no lock held across round trips,
+   * and nothing written for a call anyone else moved meanwhile (its caller then takes the locked
+   * path with the stored row). Answers the ids it moved. Each call sets only its own
+   * changed columns (`jsonb_populate_record` reads them; a column another call changes keeps this
+   * call's stored value), so a column written without a new sequence (dialed_at) is never undone.
+   * Ids must be distinct within one call.
    */
-  async advance(
-    sql: Sql,
-    from: CallRow,
-    to: CallRow,
-    at: Date,
-    ended: EventOf<unknown> | undefined,
-  ): Promise<boolean> {
-    const values = changedColumns(sql, from, to);
-    const moved = sql`EXISTS (SELECT 1 FROM changed)`;
+  async advanceAll(sql: Sql, moves: readonly Move[]): Promise<Set<string>> {
+    const columns = new Set<string>();
+    const items = moves.map((move) => {
+      const changes = changedValues(move.from, move.to);
+      for (const column of Object.keys(changes)) columns.add(column);
+      return { id: move.from.id, from_sequence: move.from.sequence, at: move.at, changes };
+    });
+    const events = moves.flatMap((move) => (move.ended ? [{ id: move.from.id, event: move.ended }] : []));
+    const set = [...columns].map(
+      (column) =>
+        sql`${sql(column)} = CASE WHEN i.changes ? ${column} THEN r.${sql(column)} ELSE c.${sql(column)} END`,
+    );
+    const assignments = set.reduce((all, one) => sql`${all}, ${one}`);
     const written = await sql<{ id: string }[]>`
-      WITH changed AS (
-        UPDATE call.calls SET ${sql(values as never)} WHERE id = ${from.id} AND sequence = ${from.sequence}
-        RETURNING id
+      WITH input AS (
+        SELECT (m->>'id')::uuid AS id, (m->>'from_sequence')::int AS from_sequence,
+               (m->>'at')::timestamptz AS at, m->'changes' AS changes
+        FROM jsonb_array_elements(${sql.json(items as never)}) m
+      ), changed AS (
+        UPDATE call.calls c SET ${assignments}
+        FROM input i CROSS JOIN LATERAL jsonb_populate_record(null::call.calls, i.changes) r
+        WHERE c.id = i.id AND c.sequence = i.from_sequence
+        RETURNING c.id, c.sequence, c.status, i.at
       ), recorded AS (
         INSERT INTO call.call_transitions (call_id, sequence, status, at)
-        SELECT id, ${to.sequence}, ${to.status}, ${at} FROM changed
+        SELECT id, sequence, status, at FROM changed
+      ), queued AS (
+        INSERT INTO call.outbox (id, subject, payload, headers)
+        SELECT (e->'event'->>'id')::uuid, e->'event'->>'type', e->'event', '{}'::jsonb
+        FROM jsonb_array_elements(${sql.json(events as never)}) e
+        WHERE (e->>'id')::uuid IN (SELECT id FROM changed)
       )
-      ${ended ? sql`, queued AS (${outboxInsert(sql, 'call', ended, moved)})` : sql``}
       SELECT id FROM changed`;
-    if (written.length === 0) return false;
-    if (ended) wakeOutboxRelays('call');
-    return true;
+    if (events.length > 0 && written.length > 0) wakeOutboxRelays('call');
+    return new Set(written.map((w) => w.id));
   },
 
   /** Applies a transition and records it; the caller holds the row lock. */
