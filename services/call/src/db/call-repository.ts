@@ -105,15 +105,21 @@ export const callRepository = {
    * one call.
    */
   async placeAll(sql: Sql, calls: readonly CallRow[]): Promise<Set<string>> {
-    const rows = calls.map((row) => ({
-      ...row,
-      agent_snapshot: sql.json(row.agent_snapshot as never),
-      metadata: row.metadata === null ? null : sql.json(row.metadata as never),
-      transcript: sql.json(row.transcript as never),
-    }));
+    // The rows travel as one JSON parameter, read back by json_populate_recordset: postgres.js
+    // serialised 28 parameters per call one by one (and PostgreSQL parsed as many), and every
+    // batch size was a statement of its own. The columns are the rows' own fields, named, so a
+    // column a row does not carry keeps its default. The list is a fragment, not sql(keys):
+    // postgres.js picks a helper's rendering from the nearest keyword before it and, after
+    // `WITH placed AS (` and `INSERT`, rendered the names as an insert of values.
+    const columns = sql.unsafe(
+      Object.keys(calls[0]!)
+        .map((column) => `"${column.replaceAll('"', '""')}"`)
+        .join(','),
+    );
     const written = await sql<{ id: string }[]>`
       WITH placed AS (
-        INSERT INTO call.calls ${sql(rows as never)}
+        INSERT INTO call.calls (${columns})
+        SELECT ${columns} FROM json_populate_recordset(null::call.calls, ${JSON.stringify(calls)}::text::json)
         ON CONFLICT (id) DO NOTHING
         RETURNING id, started_at
       ), first AS (
