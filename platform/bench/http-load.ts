@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { median, sleep, waitQuiet } from './support';
+import { median, postgresPids, sleep, waitQuiet } from './support';
 
 export interface Target {
   name: string;
@@ -84,7 +84,8 @@ async function settle(target: Target, log?: (s: string) => void): Promise<void> 
     const drained = await target.drain();
     log?.(`    ${target.name}: ${drained}`);
   }
-  if (target.pids?.length) await waitQuiet(target.pids, 60_000);
+  // The databases' own leftover work counts too: it would otherwise run during the next target.
+  if (target.pids?.length) await waitQuiet([...target.pids, ...postgresPids()], 60_000);
   else await sleep(300);
 }
 

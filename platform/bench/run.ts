@@ -336,20 +336,22 @@ async function untilNoLiveCalls(base: string, key: string): Promise<string> {
 }
 
 /**
- * The NATS topology runs on the server PostgreSQL at DATABASE_URL. With `autovacuum = off` there
- * (this machine's CI server, unlike infra/postgres/postgresql.conf), the dead rows of every run's
- * calls would pile up for the next runs to wade through; the embedded PostgreSQL runs autovacuum.
- * So after each run's drain the bench does what autovacuum would have done by then (a naptime of
- * 15 s in infra/): VACUUM (ANALYZE) of the database. Nothing is done where autovacuum is on.
+ * After a POST run (and its drain), the database it wrote to is brought to the state its
+ * background work would reach anyway: VACUUM (ANALYZE) of the rows the run updated and inserted,
+ * then a CHECKPOINT of the pages it dirtied. Done here, between runs, neither lands in the middle
+ * of the next run, of the other platform or of the reference: the embedded PostgreSQL runs
+ * autovacuum (a naptime of a minute), every server checkpoints, and this machine's server
+ * PostgreSQL runs with `autovacuum = off` (unlike infra/postgres/postgresql.conf), where the dead
+ * rows of every run would otherwise pile up for the next to wade through. Every target gets the
+ * same, (d) included.
  */
-async function vacuumIfNoAutovacuum(databaseUrl: string): Promise<string> {
+async function settleDatabase(databaseUrl: string): Promise<string> {
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
   try {
-    const [setting] = await sql<{ autovacuum: string }[]>`SHOW autovacuum`;
-    if (setting?.autovacuum === 'on') return '';
     const started = Date.now();
     await sql`VACUUM (ANALYZE)`;
-    return `; autovacuum is off on this server: VACUUM (ANALYZE) in its stead, ${Date.now() - started} ms`;
+    await sql`CHECKPOINT`;
+    return `VACUUM (ANALYZE) and CHECKPOINT, ${Date.now() - started} ms`;
   } finally {
     await sql.end({ timeout: 5 });
   }
@@ -375,6 +377,8 @@ function writeTargets(p: Platforms, s: SeededBoth, refs: References): Target[] {
       method: 'POST',
       headers: json,
       body: callBody(s.nats.writer.agentId),
+      // (d) writes its rows to the NATS topology's database.
+      drain: () => settleDatabase(p.nats.databaseUrl),
     },
     {
       name: 'embedded',
@@ -383,7 +387,8 @@ function writeTargets(p: Platforms, s: SeededBoth, refs: References): Target[] {
       headers: { ...json, ...auth(s.embedded.writer.key) },
       body: callBody(s.embedded.writer.agentId),
       pids: pids(p.embedded),
-      drain: () => untilNoLiveCalls(p.embedded.url, s.embedded.writer.key),
+      drain: async () =>
+        `${await untilNoLiveCalls(p.embedded.url, s.embedded.writer.key)}; ${await settleDatabase(p.embedded.databaseUrl)}`,
     },
     {
       name: 'nats',
@@ -393,7 +398,7 @@ function writeTargets(p: Platforms, s: SeededBoth, refs: References): Target[] {
       body: callBody(s.nats.writer.agentId),
       pids: pids(p.nats),
       drain: async () =>
-        `${await untilNoLiveCalls(p.nats.url, s.nats.writer.key)}${await vacuumIfNoAutovacuum(p.nats.databaseUrl)}`,
+        `${await untilNoLiveCalls(p.nats.url, s.nats.writer.key)}; ${await settleDatabase(p.nats.databaseUrl)}`,
     },
   ];
 }

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { openSync, readFileSync } from 'node:fs';
+import { openSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -89,6 +89,23 @@ export function cpuSecondsOf(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/**
+ * The PostgreSQL server processes on this machine (Linux /proc): the embedded server's and the
+ * server PostgreSQL's, whose background work (autovacuum, checkpoints) outlives a run.
+ */
+export function postgresPids(): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
 }
 
 /**
