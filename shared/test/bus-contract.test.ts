@@ -12,6 +12,7 @@ import {
   BusRemoteError,
   BusTimeoutError,
   type DurableMessage,
+  DurablePublishRefusedError,
   InProcessBus,
   NatsBus,
   type StreamDefinition,
@@ -656,6 +657,40 @@ describe.runIf(natsEnabled)('NatsBus', () => {
       await vi.waitFor(() => expect(order.filter((o) => o.startsWith('event'))).toHaveLength(COUNT), WAIT);
       for (let i = 0; i < COUNT; i++)
         expect(order.indexOf(`event ${i}`)).toBeLessThan(order.indexOf(`reply ${i}`));
+    });
+
+    it('a durable publish the stream refuses, or whose stream is gone, fails: never a silent loss', async () => {
+      const prefix = newPrefix();
+      const bus = await connectBus(quiet, prefix);
+      buses.push(bus);
+      await bus.ensureStream(EVENTS);
+      const jsm = await jetstreamManager(raw);
+      const stream = `${prefix}_EVENTS`;
+      const stored = async () => (await jsm.streams.info(stream)).state.messages;
+
+      await bus.publishDurable('evt.call.ended', { n: 1 }, { msgId: 'first' });
+      expect(await stored()).toBe(1);
+
+      // Refused by the stream itself: its answer carries an error, nothing is stored.
+      const config = (await jsm.streams.info(stream)).config;
+      await jsm.streams.update(stream, { ...config, max_msg_size: 16 });
+      const refused = await bus
+        .publishDurable('evt.call.ended', { text: 'x'.repeat(64) }, { msgId: 'too-large' })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      expect(refused).toBeInstanceOf(DurablePublishRefusedError);
+      expect((refused as DurablePublishRefusedError).message).toMatch(/evt\.call\.ended/);
+      expect(await stored()).toBe(1);
+
+      // The stream deleted under the bus: nobody answers the subject (503), at once.
+      await jsm.streams.delete(stream);
+      const started = Date.now();
+      await expect(
+        bus.publishDurable('evt.call.ended', { n: 2 }, { msgId: 'second' }),
+      ).rejects.toBeInstanceOf(BusNoRespondersError);
+      expect(Date.now() - started).toBeLessThan(1_000);
     });
 
     it('prefixes subjects, streams and durables, and keeps prefixes apart', async () => {

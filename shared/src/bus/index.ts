@@ -2,6 +2,7 @@ export { defaultRetryDelayMs } from './durable-policy';
 export * from './errors';
 export { InProcessBus, type InProcessBusOptions } from './in-process';
 export { NatsBus, type NatsBusOptions } from './nats';
+export { DurablePublishRefusedError } from './nats/pub-ack';
 export * from './rpc';
 export { subjectMatches } from './subject-match';
 export * from './types';
