@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { median, postgresPids, sleep, waitQuiet } from './support';
+import { median, postgresPids, waitQuiet } from './support';
 
 export interface Target {
   name: string;
@@ -84,9 +84,10 @@ async function settle(target: Target, log?: (s: string) => void): Promise<void> 
     const drained = await target.drain();
     log?.(`    ${target.name}: ${drained}`);
   }
-  // The databases' own leftover work counts too: it would otherwise run during the next target.
-  if (target.pids?.length) await waitQuiet([...target.pids, ...postgresPids()], 60_000);
-  else await sleep(300);
+  // The databases' own leftover work counts too, whoever left it (a reference has no processes
+  // of its own listed, but its queries and inserts ran in them): it would otherwise run during
+  // the next target.
+  await waitQuiet([...(target.pids ?? []), ...postgresPids()], 60_000);
 }
 
 /** Per round, `platform` over `reference`; the median of those ratios is what the report states. */
