@@ -177,6 +177,8 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   };
   deps.live.start();
   app.addHook('onClose', () => deps.live.stop());
+  // Unused leased places go back before the owner of the database connection ends it.
+  app.addHook('onClose', () => limiter.close());
 
   await app.register(metricsPlugin, {
     metrics: options.metrics ?? new Metrics({ role: 'gateway' }),

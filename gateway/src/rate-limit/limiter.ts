@@ -1,4 +1,6 @@
 import { type Logger, type Plan, type Sql, withDeadline } from '@voice/shared';
+import { DemandMeter, KeyLeases, LEASE_MAX, LEASE_MIN_RATE, LEASE_MS } from './lease';
+import { listenForRevocations, type RevocationFeed } from './revocations';
 
 export interface RateLimitState {
   limit: number;
@@ -37,6 +39,10 @@ interface KeyCountRow extends CountRow {
   active: boolean | null;
   plan: Plan | null;
   rate_limit_per_minute: number | null;
+  /** Places counted beyond the batch's requests, leased to this instance (0 if none). */
+  granted: number | null;
+  /** The database's clock, fractional Unix seconds. */
+  now_exact: number;
 }
 
 type Outcome<R> = { row: R } | { error: unknown };
@@ -64,6 +70,17 @@ interface Batch<R> {
  * account's limit, so revocation takes effect on the next request everywhere without a separate
  * key lookup (see AccountStore's key cache).
  *
+ * A key sending LEASE_MIN_RATE requests a second or more to this instance is counted ahead: the
+ * statement also takes up to half a second of its recent traffic (LEASE_MAX at most, and never
+ * more than half of what is left of its limit) as a lease of places, which its next requests use
+ * without a round trip. The limit still holds exactly across instances (a place is only leased
+ * within the limit, and each is used once); places not used when the lease ends (after LEASE_MS,
+ * used up, or the window's end) are given back. What a lease skips is the key check: so it is
+ * dropped the moment PostgreSQL announces a revocation (revocations.ts), every lease is dropped
+ * whenever that announcement channel reconnects, none is granted while it is down, and none is
+ * drawn on for more than LEASE_MS. X-RateLimit-Remaining from a lease does not see what other
+ * instances counted since it was granted.
+ *
  * If the count cannot be had in time the request is let through (fail open) with the headers of a
  * fresh window: refusing every request because a counter is slow would be the worse outage.
  */
@@ -71,11 +88,40 @@ export class RateLimiter {
   private lastSweep = 0;
   private readonly open = new Map<string, Batch<unknown>>();
   private readonly busy = new Set<string>();
+  private readonly demand = new DemandMeter();
+  private readonly leases = new KeyLeases((bucket, windowStart, unused) =>
+    this.giveBack(bucket, windowStart, unused),
+  );
+  private readonly givingBack = new Set<Promise<unknown>>();
+  private readonly revocations: RevocationFeed;
+
+  /** Requests answered from a lease, without a round trip (for tests and operators). */
+  leasedTotal = 0;
+  private readonly leaseMs: number;
 
   constructor(
     private readonly sql: Sql,
     private readonly log: Logger,
-  ) {}
+    options: { leaseMs?: number } = {},
+  ) {
+    this.leaseMs = options.leaseMs ?? LEASE_MS;
+    this.revocations = listenForRevocations(sql, log, {
+      onRevoked: (keyId) => this.forgetKey(keyId),
+      onListening: () => this.leases.dropAll(),
+    });
+  }
+
+  /** The key's lease ends at once: its next request is checked and counted in the database. */
+  forgetKey(keyId: string): void {
+    this.leases.drop(`key:${keyId}`);
+  }
+
+  /** Gives back unused leased places and stops listening; the database is still needed meanwhile. */
+  async close(): Promise<void> {
+    await this.revocations.stop();
+    this.leases.dropAll();
+    await Promise.allSettled([...this.givingBack]);
+  }
 
   /** Counts one request against `bucket` (a client IP's budget, say). */
   async hit(bucket: string, limit: number): Promise<RateLimitState> {
@@ -99,8 +145,20 @@ export class RateLimiter {
     knownLimit: number,
   ): Promise<KeyCharge> {
     const bucket = `key:${keyId}`;
+    this.demand.hit(bucket);
+    const leased = this.leases.take(bucket);
+    if (leased) {
+      this.leasedTotal++;
+      const { lease } = leased;
+      return {
+        key: 'active',
+        plan: lease.plan,
+        rateLimitOverride: lease.rateLimitOverride,
+        state: this.state(lease.limit, leased.position, lease.windowStart, Math.floor(leased.nowDb)),
+      };
+    }
     const { outcome, position, n } = await this.join<KeyCountRow>(`key ${bucket}`, (count) =>
-      this.countKey(bucket, keyId, count),
+      this.countKey(bucket, keyId, count, limitOf, knownLimit),
     );
     if ('error' in outcome) {
       return { key: 'unverified', state: this.failedOpen(outcome.error, bucket, knownLimit) };
@@ -110,12 +168,21 @@ export class RateLimiter {
     if (!row.active || row.count === null) return { key: 'revoked' };
     this.sweepOccasionally(row.window_start);
     const limit = limitOf(row.plan!, row.rate_limit_per_minute);
+    // The batch's requests come before the places leased after them.
+    const counted = row.count - (row.granted ?? 0);
     return {
       key: 'active',
       plan: row.plan!,
       rateLimitOverride: row.rate_limit_per_minute,
-      state: this.state(limit, row.count - n + 1 + position, row.window_start, row.now),
+      state: this.state(limit, counted - n + 1 + position, row.window_start, row.now),
     };
+  }
+
+  /** How many places to lease with the key's next count: none unless it is busy on this instance. */
+  private leaseWanted(bucket: string): number {
+    const rate = this.demand.rate(bucket);
+    if (rate < LEASE_MIN_RATE || !this.revocations.listening || this.leases.has(bucket)) return 0;
+    return Math.min(LEASE_MAX, Math.ceil((rate * this.leaseMs) / 1000));
   }
 
   /**
@@ -174,26 +241,87 @@ export class RateLimiter {
     return row!;
   }
 
-  /** One round trip: is the key active, what is its account's limit, and its count with these `n`. */
-  private async countKey(bucket: string, keyId: string, n: number): Promise<KeyCountRow> {
+  /**
+   * One round trip: is the key active, what is its account's limit, and its count with these `n`
+   * (plus the places leased, if the key is busy: `granted`, capped by the limit the caller knows).
+   */
+  private async countKey(
+    bucket: string,
+    keyId: string,
+    n: number,
+    limitOf: (plan: Plan, override: number | null) => number,
+    knownLimit: number,
+  ): Promise<KeyCountRow> {
+    const wanted = this.leaseWanted(bucket);
+    const sentAt = Date.now();
     const [row] = await this.sql<KeyCountRow[]>`
       WITH clock AS (
-        SELECT extract(epoch FROM now())::bigint AS now,
+        SELECT extract(epoch FROM now())::bigint AS now, extract(epoch FROM now())::float8 AS now_exact,
                (extract(epoch FROM now())::bigint / ${WINDOW_SECONDS}) * ${WINDOW_SECONDS} AS window_start
       ), key AS (
         SELECT k.revoked_at IS NULL AS active, a.plan, a.rate_limit_per_minute
         FROM gateway.api_keys k JOIN gateway.accounts a ON a.id = k.account_id
         WHERE k.id = ${keyId}
       ), counted AS (
-        INSERT INTO gateway.rate_limit_windows (bucket, window_start, count)
-        SELECT ${bucket}, window_start, ${n} FROM clock WHERE EXISTS (SELECT 1 FROM key WHERE active)
-        ON CONFLICT (bucket, window_start) DO UPDATE SET count = gateway.rate_limit_windows.count + EXCLUDED.count
-        RETURNING count, window_start
+        INSERT INTO gateway.rate_limit_windows AS w (bucket, window_start, count, granted)
+        SELECT ${bucket}, window_start, ${n}::int + g.granted, g.granted
+        FROM clock, LATERAL (SELECT least(${wanted}::int, greatest(0, (${knownLimit}::int - ${n}::int) / 2)) AS granted) g
+        WHERE EXISTS (SELECT 1 FROM key WHERE active)
+        ON CONFLICT (bucket, window_start) DO UPDATE SET
+          count = w.count + ${n}::int + least(${wanted}::int, greatest(0, (${knownLimit}::int - w.count - ${n}::int) / 2)),
+          granted = least(${wanted}::int, greatest(0, (${knownLimit}::int - w.count - ${n}::int) / 2))
+        RETURNING count, granted, window_start
       )
-      SELECT key.active, key.plan, key.rate_limit_per_minute, counted.count,
-             coalesce(counted.window_start, clock.window_start)::int AS window_start, clock.now::int AS now
+      SELECT key.active, key.plan, key.rate_limit_per_minute, counted.count, counted.granted,
+             coalesce(counted.window_start, clock.window_start)::int AS window_start, clock.now::int AS now,
+             clock.now_exact
       FROM clock LEFT JOIN key ON true LEFT JOIN counted ON true`;
+    const granted = row!.granted ?? 0;
+    if (granted > 0) this.lease(bucket, row!, granted, sentAt, limitOf, knownLimit);
     return row!;
+  }
+
+  /** Holds the places a count leased, unless the key's limit turned out other than the one capped by. */
+  private lease(
+    bucket: string,
+    row: KeyCountRow,
+    granted: number,
+    sentAt: number,
+    limitOf: (plan: Plan, override: number | null) => number,
+    knownLimit: number,
+  ): void {
+    const count = row.count!;
+    const limit = limitOf(row.plan!, row.rate_limit_per_minute);
+    if (limit !== knownLimit) {
+      this.giveBack(bucket, row.window_start, granted);
+      return;
+    }
+    // From when the statement was sent, so the lease ends before the window does by either clock.
+    const windowLeftMs = (row.window_start + WINDOW_SECONDS - row.now_exact) * 1000;
+    this.leases.grant({
+      bucket,
+      next: count - granted + 1,
+      last: count,
+      limit,
+      plan: row.plan!,
+      rateLimitOverride: row.rate_limit_per_minute,
+      windowStart: row.window_start,
+      grantedAtDb: row.now_exact,
+      grantedAtLocal: sentAt,
+      expiresAt: sentAt + Math.min(this.leaseMs, windowLeftMs),
+    });
+  }
+
+  /** Unused leased places back to the key's window, so nobody is refused for requests never sent. */
+  private giveBack(bucket: string, windowStart: number, unused: number): void {
+    const done = this.sql`
+      UPDATE gateway.rate_limit_windows SET count = greatest(0, count - ${unused}::int)
+      WHERE bucket = ${bucket} AND window_start = ${windowStart}`
+      .catch((error: unknown) =>
+        this.log.warn({ err: error }, 'could not give back leased rate-limit places'),
+      )
+      .finally(() => this.givingBack.delete(done));
+    this.givingBack.add(done);
   }
 
   private failedOpen(error: unknown, bucket: string, limit: number): RateLimitState {
@@ -220,6 +348,7 @@ export class RateLimiter {
   private sweepOccasionally(windowStart: number): void {
     if (windowStart <= this.lastSweep) return;
     this.lastSweep = windowStart;
+    this.demand.sweep();
     this
       .sql`DELETE FROM gateway.rate_limit_windows WHERE window_start < ${windowStart - WINDOW_SECONDS}`.catch(
       (error: unknown) => this.log.warn({ err: error }, 'rate limit sweep failed'),

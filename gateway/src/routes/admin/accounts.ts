@@ -21,7 +21,7 @@ const AccountParams = z.object({ account_id: Uuid });
 const KeyParams = z.object({ key_id: Uuid });
 
 /** Operator API: present only when ADMIN_TOKEN is set (otherwise every /admin path is a 404). */
-export const adminRoutes: FastifyPluginAsyncZod<GatewayDeps> = async (app, { accounts }) => {
+export const adminRoutes: FastifyPluginAsyncZod<GatewayDeps> = async (app, { accounts, limiter }) => {
   const config = { auth: ADMIN };
 
   app.post(
@@ -123,6 +123,8 @@ export const adminRoutes: FastifyPluginAsyncZod<GatewayDeps> = async (app, { acc
     },
     async (request, reply) => {
       await accounts.revokeKey(request.params.key_id);
+      // Every instance hears of it from PostgreSQL; this one need not wait for that.
+      limiter.forgetKey(request.params.key_id);
       return reply.code(204).send();
     },
   );

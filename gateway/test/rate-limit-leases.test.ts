@@ -1,0 +1,152 @@
+import { createLogger, createSql, type Sql } from '@voice/shared';
+import { infraModes } from '@voice/shared/testing';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startTestPlatform, type TestPlatform } from '../../platform/test/support/harness';
+import { api, type Envelope } from '../../platform/test/support/http';
+import { effectiveRateLimit } from '../src/auth/account-store';
+import { type KeyCharge, RateLimiter } from '../src/rate-limit/limiter';
+
+/** Counting across a minute boundary would reset the window mid-test: start in a fresh one. */
+async function windowWithAtLeast(seconds: number): Promise<void> {
+  const left = 60 - ((Date.now() / 1000) % 60);
+  if (left < seconds) await new Promise((r) => setTimeout(r, left * 1000 + 200));
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function enterpriseKey(t: TestPlatform, limit: number): Promise<{ key: string; id: string }> {
+  const account = await api<Envelope<{ id: string }>>(t.url, 'POST', '/admin/accounts', {
+    key: t.adminToken,
+    body: { name: 'Leases', plan: 'enterprise', rate_limit_per_minute: limit },
+  });
+  expect(account.status).toBe(201);
+  const key = await api<Envelope<{ key: string; id: string }>>(
+    t.url,
+    'POST',
+    `/admin/accounts/${account.body.data.id}/api-keys`,
+    { key: t.adminToken, body: {} },
+  );
+  expect(key.status).toBe(201);
+  return key.body.data;
+}
+
+/**
+ * Charges `keyId` `perTick` times every 20 ms (about 250 a second with perTick 5: past the rate
+ * that earns a lease) until `until` says stop; answers every charge.
+ */
+async function drive(
+  limiter: RateLimiter,
+  keyId: string,
+  limit: number,
+  perTick: number,
+  until: (charges: KeyCharge[]) => boolean,
+): Promise<KeyCharge[]> {
+  const charges: KeyCharge[] = [];
+  while (!until(charges)) {
+    charges.push(
+      ...(await Promise.all(
+        Array.from({ length: perTick }, () => limiter.hitKey(keyId, effectiveRateLimit, limit)),
+      )),
+    );
+    await sleep(20);
+  }
+  return charges;
+}
+
+const admitted = (charges: KeyCharge[]) =>
+  charges.filter((c) => c.key === 'active' && !c.state.exceeded).length;
+
+describe.each(infraModes())('rate-limit leases (%s)', (mode) => {
+  let t: TestPlatform;
+  let sql: Sql;
+  const log = createLogger({ level: 'silent', name: 'test' });
+  /** A second gateway instance's limiter: its own connections, its own leases, its own listener. */
+  const instance = (leaseMs?: number) => new RateLimiter(sql, log, leaseMs === undefined ? {} : { leaseMs });
+
+  beforeAll(async () => {
+    t = await startTestPlatform(mode);
+    sql = createSql(t.databaseUrl, { log, max: 4, applicationName: 'lease-test' });
+  });
+  afterAll(async () => {
+    await sql?.end();
+    await t?.stop();
+  });
+
+  it('leases places to a busy key and still admits exactly its limit across two instances', async () => {
+    await windowWithAtLeast(25);
+    const limit = 900;
+    const { id } = await enterpriseKey(t, limit);
+    const first = t.platform.gateway!.deps.limiter;
+    const second = instance();
+    const leasedBefore = first.leasedTotal;
+    try {
+      const refusedTwice = (charges: KeyCharge[]) =>
+        charges.filter((c) => c.key === 'active' && c.state.exceeded).length >= 10;
+      const [a, b] = await Promise.all([
+        drive(first, id, limit, 5, refusedTwice),
+        drive(second, id, limit, 5, refusedTwice),
+      ]);
+      expect(admitted(a) + admitted(b)).toBe(limit);
+      // Both instances answered some requests from a lease, not one round trip each.
+      expect(first.leasedTotal - leasedBefore).toBeGreaterThan(0);
+      expect(second.leasedTotal).toBeGreaterThan(0);
+      // Every admitted request had its own place: no remaining budget was reported twice.
+      const remaining = [...a, ...b]
+        .filter((c) => c.key === 'active' && !c.state.exceeded)
+        .map((c) => (c.key === 'active' ? c.state.remaining : -1));
+      expect(Math.min(...remaining)).toBe(0);
+      expect(Math.max(...remaining)).toBeLessThanOrEqual(limit - 1);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('gives back the places a lease did not use, so the count is what was sent', async () => {
+    await windowWithAtLeast(20);
+    const limit = 100_000;
+    const { id } = await enterpriseKey(t, limit);
+    const limiter = instance(300);
+    try {
+      const charges = await drive(limiter, id, limit, 5, (c) => c.length >= 400);
+      expect(limiter.leasedTotal).toBeGreaterThan(0);
+      await vi.waitFor(
+        async () => {
+          const [row] = await sql<{ count: number }[]>`
+            SELECT sum(count)::int AS count FROM gateway.rate_limit_windows WHERE bucket = ${`key:${id}`}`;
+          expect(row!.count).toBe(charges.length);
+        },
+        { timeout: 5000, interval: 100 },
+      );
+    } finally {
+      await limiter.close();
+    }
+  });
+
+  it.each(['the admin API of another instance', 'SQL'])(
+    'drops a lease the moment its key is revoked through %s',
+    async (how) => {
+      await windowWithAtLeast(20);
+      const limit = 100_000;
+      const { id } = await enterpriseKey(t, limit);
+      // A lease that would last a minute: only the announcement can end it within this test.
+      const limiter = instance(60_000);
+      try {
+        await drive(limiter, id, limit, 5, () => limiter.leasedTotal >= 20);
+        if (how === 'SQL') {
+          await sql`UPDATE gateway.api_keys SET revoked_at = now() WHERE id = ${id}`;
+        } else {
+          const revoked = await api(t.url, 'DELETE', `/admin/api-keys/${id}`, { key: t.adminToken });
+          expect(revoked.status).toBe(204);
+        }
+        await vi.waitFor(
+          async () => expect((await limiter.hitKey(id, effectiveRateLimit, limit)).key).toBe('revoked'),
+          { timeout: 5000, interval: 20 },
+        );
+        // And it stays refused: no lease is granted to a revoked key.
+        expect((await limiter.hitKey(id, effectiveRateLimit, limit)).key).toBe('revoked');
+      } finally {
+        await limiter.close();
+      }
+    },
+  );
+});
