@@ -122,6 +122,35 @@ describe.each(infraModes())('rate-limit leases (%s)', (mode) => {
     }
   });
 
+  it('leases nothing from a count that was in flight when a revocation was heard', async () => {
+    await windowWithAtLeast(20);
+    const limit = 100_000;
+    const { id } = await enterpriseKey(t, limit);
+    const limiter = instance(100);
+    try {
+      // Over two seconds, so every whole second since the first saw about 250 requests.
+      const started = Date.now();
+      await drive(limiter, id, limit, 5, () => limiter.leasedTotal >= 20 && Date.now() - started > 2100);
+      // The lease runs out; the key is still busy by the last second's count, so its next count
+      // asks for another.
+      await sleep(150);
+      const leasedBefore = limiter.leasedTotal;
+      const counting = limiter.hitKey(id, effectiveRateLimit, limit);
+      // Another key's revocation, heard while that count is in flight: it may have read any key
+      // before the revocation committed, so what it leased is given back, not held.
+      limiter.forgetKey(crypto.randomUUID());
+      expect((await counting).key).toBe('active');
+      const [last] = await sql<{ granted: number }[]>`
+        SELECT granted FROM gateway.rate_limit_windows WHERE bucket = ${`key:${id}`}
+        ORDER BY window_start DESC LIMIT 1`;
+      expect(last!.granted).toBeGreaterThan(0);
+      expect((await limiter.hitKey(id, effectiveRateLimit, limit)).key).toBe('active');
+      expect(limiter.leasedTotal).toBe(leasedBefore);
+    } finally {
+      await limiter.close();
+    }
+  });
+
   it.each(['the admin API of another instance', 'SQL'])(
     'drops a lease the moment its key is revoked through %s',
     async (how) => {

@@ -1,4 +1,4 @@
-import { type Logger, type Plan, type Sql, withDeadline } from '@voice/shared';
+import { type Logger, type Plan, type Sql, waitAtMost, withDeadline } from '@voice/shared';
 import { DemandMeter, KeyLeases, LEASE_MAX, LEASE_MIN_RATE, LEASE_MS } from './lease';
 import { listenForRevocations, type RevocationFeed } from './revocations';
 
@@ -26,6 +26,8 @@ export type KeyCharge =
   | { key: 'unverified'; state: RateLimitState };
 
 const WINDOW_SECONDS = 60;
+/** Places not given back by then stay counted until their window ends: shutdown goes on. */
+const GIVE_BACK_WAIT_MS = 2000;
 /** A slow database must not hold every request hostage to the rate limiter. */
 const HIT_DEADLINE_MS = 1000;
 
@@ -76,9 +78,10 @@ interface Batch<R> {
  * without a round trip. The limit still holds exactly across instances (a place is only leased
  * within the limit, and each is used once); places not used when the lease ends (after LEASE_MS,
  * used up, or the window's end) are given back. What a lease skips is the key check: so it is
- * dropped the moment PostgreSQL announces a revocation (revocations.ts), every lease is dropped
- * whenever that announcement channel reconnects, none is granted while it is down, and none is
- * drawn on for more than LEASE_MS. X-RateLimit-Remaining from a lease does not see what other
+ * dropped the moment PostgreSQL announces a revocation (revocations.ts), a count sent before a
+ * revocation was heard leases nothing, every lease is dropped whenever that announcement channel
+ * (re)connects, none is granted before it first listens, and none is drawn on for more than
+ * LEASE_MS (the bound that remains if the channel drops unnoticed). X-RateLimit-Remaining from a lease does not see what other
  * instances counted since it was granted.
  *
  * If the count cannot be had in time the request is let through (fail open) with the headers of a
@@ -97,6 +100,12 @@ export class RateLimiter {
 
   /** Requests answered from a lease, without a round trip (for tests and operators). */
   leasedTotal = 0;
+  /**
+   * Revocations heard so far (any key). A count sent before one was heard may have read that key
+   * as active just before the revocation committed: its lease is not held.
+   */
+  private revocationsHeard = 0;
+  private closed = false;
   private readonly leaseMs: number;
 
   constructor(
@@ -107,20 +116,26 @@ export class RateLimiter {
     this.leaseMs = options.leaseMs ?? LEASE_MS;
     this.revocations = listenForRevocations(sql, log, {
       onRevoked: (keyId) => this.forgetKey(keyId),
-      onListening: () => this.leases.dropAll(),
+      onListening: () => {
+        // Announcements made while not listening are lost: trust nothing granted before.
+        this.revocationsHeard++;
+        this.leases.dropAll();
+      },
     });
   }
 
   /** The key's lease ends at once: its next request is checked and counted in the database. */
   forgetKey(keyId: string): void {
+    this.revocationsHeard++;
     this.leases.drop(`key:${keyId}`);
   }
 
   /** Gives back unused leased places and stops listening; the database is still needed meanwhile. */
   async close(): Promise<void> {
+    this.closed = true;
     await this.revocations.stop();
     this.leases.dropAll();
-    await Promise.allSettled([...this.givingBack]);
+    await waitAtMost(Promise.allSettled([...this.givingBack]), GIVE_BACK_WAIT_MS);
   }
 
   /** Counts one request against `bucket` (a client IP's budget, say). */
@@ -181,7 +196,8 @@ export class RateLimiter {
   /** How many places to lease with the key's next count: none unless it is busy on this instance. */
   private leaseWanted(bucket: string): number {
     const rate = this.demand.rate(bucket);
-    if (rate < LEASE_MIN_RATE || !this.revocations.listening || this.leases.has(bucket)) return 0;
+    if (rate < LEASE_MIN_RATE || !this.revocations.listening || this.closed || this.leases.has(bucket))
+      return 0;
     return Math.min(LEASE_MAX, Math.ceil((rate * this.leaseMs) / 1000));
   }
 
@@ -231,8 +247,8 @@ export class RateLimiter {
   private async count(bucket: string, n: number): Promise<CountRow> {
     const [row] = await this.sql<CountRow[]>`
       WITH clock AS (
-        SELECT extract(epoch FROM now())::bigint AS now,
-               (extract(epoch FROM now())::bigint / ${WINDOW_SECONDS}) * ${WINDOW_SECONDS} AS window_start
+        SELECT floor(extract(epoch FROM now()))::bigint AS now,
+               (floor(extract(epoch FROM now()))::bigint / ${WINDOW_SECONDS}) * ${WINDOW_SECONDS} AS window_start
       )
       INSERT INTO gateway.rate_limit_windows (bucket, window_start, count)
       SELECT ${bucket}, window_start, ${n} FROM clock
@@ -254,10 +270,12 @@ export class RateLimiter {
   ): Promise<KeyCountRow> {
     const wanted = this.leaseWanted(bucket);
     const sentAt = Date.now();
+    const heardBefore = this.revocationsHeard;
     const [row] = await this.sql<KeyCountRow[]>`
       WITH clock AS (
-        SELECT extract(epoch FROM now())::bigint AS now, extract(epoch FROM now())::float8 AS now_exact,
-               (extract(epoch FROM now())::bigint / ${WINDOW_SECONDS}) * ${WINDOW_SECONDS} AS window_start
+        -- floor: a cast to bigint would round, starting each window half a second early.
+        SELECT floor(extract(epoch FROM now()))::bigint AS now, extract(epoch FROM now())::float8 AS now_exact,
+               (floor(extract(epoch FROM now()))::bigint / ${WINDOW_SECONDS}) * ${WINDOW_SECONDS} AS window_start
       ), key AS (
         SELECT k.revoked_at IS NULL AS active, a.plan, a.rate_limit_per_minute
         FROM gateway.api_keys k JOIN gateway.accounts a ON a.id = k.account_id
@@ -277,7 +295,11 @@ export class RateLimiter {
              clock.now_exact
       FROM clock LEFT JOIN key ON true LEFT JOIN counted ON true`;
     const granted = row!.granted ?? 0;
-    if (granted > 0) this.lease(bucket, row!, granted, sentAt, limitOf, knownLimit);
+    if (granted > 0) {
+      const trusted = this.revocationsHeard === heardBefore && this.revocations.listening && !this.closed;
+      if (trusted) this.lease(bucket, row!, granted, sentAt, limitOf, knownLimit);
+      else this.giveBack(bucket, row!.window_start, granted);
+    }
     return row!;
   }
 

@@ -1,4 +1,7 @@
-import type { Logger, Sql } from '@voice/shared';
+import { type Logger, type Sql, waitAtMost } from '@voice/shared';
+
+/** A database that does not answer must not hold the gateway's shutdown. */
+const STOP_WAIT_MS = 2000;
 
 /** Raised by the trigger on gateway.api_keys (migration 003) with the key's id, at commit. */
 export const KEY_REVOKED_CHANNEL = 'gateway_key_revoked';
@@ -40,8 +43,10 @@ export function listenForRevocations(
     async stop() {
       stopped = true;
       listening = false;
-      const meta = await request.catch(() => undefined);
-      await meta?.unlisten().catch(() => undefined);
+      await waitAtMost(
+        request.then((meta) => meta.unlisten()),
+        STOP_WAIT_MS,
+      );
     },
   };
 }

@@ -124,7 +124,7 @@ export const adminRoutes: FastifyPluginAsyncZod<GatewayDeps> = async (app, { acc
     async (request, reply) => {
       await accounts.revokeKey(request.params.key_id);
       // Every instance hears of it from PostgreSQL; this one need not wait for that.
-      limiter.forgetKey(request.params.key_id);
+      limiter.forgetKey(request.params.key_id.toLowerCase());
       return reply.code(204).send();
     },
   );
