@@ -1,34 +1,14 @@
 import { createLogger, createSql, type Sql } from '@voice/shared';
 import { infraModes } from '@voice/shared/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createAccount } from '../../platform/test/support/accounts';
 import { startTestPlatform, type TestPlatform } from '../../platform/test/support/harness';
-import { api, type Envelope } from '../../platform/test/support/http';
+import { api } from '../../platform/test/support/http';
 import { effectiveRateLimit } from '../src/auth/account-store';
 import { type KeyCharge, RateLimiter } from '../src/rate-limit/limiter';
-
-/** Counting across a minute boundary would reset the window mid-test: start in a fresh one. */
-async function windowWithAtLeast(seconds: number): Promise<void> {
-  const left = 60 - ((Date.now() / 1000) % 60);
-  if (left < seconds) await new Promise((r) => setTimeout(r, left * 1000 + 200));
-}
+import { windowWithAtLeast } from './rate-limit-support';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function enterpriseKey(t: TestPlatform, limit: number): Promise<{ key: string; id: string }> {
-  const account = await api<Envelope<{ id: string }>>(t.url, 'POST', '/admin/accounts', {
-    key: t.adminToken,
-    body: { name: 'Leases', plan: 'enterprise', rate_limit_per_minute: limit },
-  });
-  expect(account.status).toBe(201);
-  const key = await api<Envelope<{ key: string; id: string }>>(
-    t.url,
-    'POST',
-    `/admin/accounts/${account.body.data.id}/api-keys`,
-    { key: t.adminToken, body: {} },
-  );
-  expect(key.status).toBe(201);
-  return key.body.data;
-}
 
 /**
  * Charges `keyId` `perTick` times every 20 ms (about 250 a second with perTick 5: past the rate
@@ -62,6 +42,25 @@ describe.each(infraModes())('rate-limit leases (%s)', (mode) => {
   const log = createLogger({ level: 'silent', name: 'test' });
   /** A second gateway instance's limiter: its own connections, its own leases, its own listener. */
   const instance = (leaseMs?: number) => new RateLimiter(sql, log, leaseMs === undefined ? {} : { leaseMs });
+  /** A fresh window, a fresh key of `limit` a minute, and its id. */
+  const freshKey = async (limit: number): Promise<string> => {
+    await windowWithAtLeast(25);
+    return (await createAccount(t, { name: 'Leases', plan: 'enterprise', rateLimitPerMinute: limit })).keyId;
+  };
+  /** Runs `test` with a key of a large limit and an instance of its own, closed afterwards. */
+  const withBusyKey = async (
+    leaseMs: number,
+    test: (id: string, limiter: RateLimiter, limit: number) => Promise<void>,
+  ): Promise<void> => {
+    const limit = 100_000;
+    const id = await freshKey(limit);
+    const limiter = instance(leaseMs);
+    try {
+      await test(id, limiter, limit);
+    } finally {
+      await limiter.close();
+    }
+  };
 
   beforeAll(async () => {
     t = await startTestPlatform(mode);
@@ -73,9 +72,8 @@ describe.each(infraModes())('rate-limit leases (%s)', (mode) => {
   });
 
   it('leases places to a busy key and still admits exactly its limit across two instances', async () => {
-    await windowWithAtLeast(25);
     const limit = 900;
-    const { id } = await enterpriseKey(t, limit);
+    const id = await freshKey(limit);
     const first = t.platform.gateway!.deps.limiter;
     const second = instance();
     const leasedBefore = first.leasedTotal;
@@ -102,11 +100,7 @@ describe.each(infraModes())('rate-limit leases (%s)', (mode) => {
   });
 
   it('gives back the places a lease did not use, so the count is what was sent', async () => {
-    await windowWithAtLeast(20);
-    const limit = 100_000;
-    const { id } = await enterpriseKey(t, limit);
-    const limiter = instance(300);
-    try {
+    await withBusyKey(300, async (id, limiter, limit) => {
       const charges = await drive(limiter, id, limit, 5, (c) => c.length >= 400);
       expect(limiter.leasedTotal).toBeGreaterThan(0);
       await vi.waitFor(
@@ -117,17 +111,11 @@ describe.each(infraModes())('rate-limit leases (%s)', (mode) => {
         },
         { timeout: 5000, interval: 100 },
       );
-    } finally {
-      await limiter.close();
-    }
+    });
   });
 
   it('leases nothing from a count that was in flight when a revocation was heard', async () => {
-    await windowWithAtLeast(20);
-    const limit = 100_000;
-    const { id } = await enterpriseKey(t, limit);
-    const limiter = instance(100);
-    try {
+    await withBusyKey(100, async (id, limiter, limit) => {
       // Over two seconds, so every whole second since the first saw about 250 requests.
       const started = Date.now();
       await drive(limiter, id, limit, 5, () => limiter.leasedTotal >= 20 && Date.now() - started > 2100);
@@ -146,20 +134,14 @@ describe.each(infraModes())('rate-limit leases (%s)', (mode) => {
       expect(last!.granted).toBeGreaterThan(0);
       expect((await limiter.hitKey(id, effectiveRateLimit, limit)).key).toBe('active');
       expect(limiter.leasedTotal).toBe(leasedBefore);
-    } finally {
-      await limiter.close();
-    }
+    });
   });
 
   it.each(['the admin API of another instance', 'SQL'])(
     'drops a lease the moment its key is revoked through %s',
     async (how) => {
-      await windowWithAtLeast(20);
-      const limit = 100_000;
-      const { id } = await enterpriseKey(t, limit);
       // A lease that would last a minute: only the announcement can end it within this test.
-      const limiter = instance(60_000);
-      try {
+      await withBusyKey(60_000, async (id, limiter, limit) => {
         await drive(limiter, id, limit, 5, () => limiter.leasedTotal >= 20);
         if (how === 'SQL') {
           await sql`UPDATE gateway.api_keys SET revoked_at = now() WHERE id = ${id}`;
@@ -173,9 +155,7 @@ describe.each(infraModes())('rate-limit leases (%s)', (mode) => {
         );
         // And it stays refused: no lease is granted to a revoked key.
         expect((await limiter.hitKey(id, effectiveRateLimit, limit)).key).toBe('revoked');
-      } finally {
-        await limiter.close();
-      }
+      });
     },
   );
 });

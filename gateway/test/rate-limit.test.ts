@@ -3,12 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPlatform, type TestPlatform } from '../../platform/test/support/harness';
 import { api, type Envelope, type ErrorEnvelope } from '../../platform/test/support/http';
 import { type PlatformProcess, spawnPlatform } from '../../platform/test/support/process';
-
-/** Counting across a minute boundary would reset the window mid-test: start in a fresh one. */
-async function windowWithAtLeast(seconds: number): Promise<void> {
-  const left = 60 - ((Date.now() / 1000) % 60);
-  if (left < seconds) await new Promise((r) => setTimeout(r, left * 1000 + 200));
-}
+import { windowWithAtLeast } from './rate-limit-support';
 
 async function keyFor(
   t: TestPlatform,

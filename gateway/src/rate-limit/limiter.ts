@@ -81,8 +81,8 @@ interface Batch<R> {
  * dropped the moment PostgreSQL announces a revocation (revocations.ts), a count sent before a
  * revocation was heard leases nothing, every lease is dropped whenever that announcement channel
  * (re)connects, none is granted before it first listens, and none is drawn on for more than
- * LEASE_MS (the bound that remains if the channel drops unnoticed). X-RateLimit-Remaining from a lease does not see what other
- * instances counted since it was granted.
+ * LEASE_MS (the bound that remains if the channel drops unnoticed). X-RateLimit-Remaining from
+ * a lease does not see what other instances counted since it was granted.
  *
  * If the count cannot be had in time the request is let through (fail open) with the headers of a
  * fresh window: refusing every request because a counter is slow would be the worse outage.
@@ -105,7 +105,6 @@ export class RateLimiter {
    * as active just before the revocation committed: its lease is not held.
    */
   private revocationsHeard = 0;
-  private closed = false;
   private readonly leaseMs: number;
 
   constructor(
@@ -132,7 +131,7 @@ export class RateLimiter {
 
   /** Gives back unused leased places and stops listening; the database is still needed meanwhile. */
   async close(): Promise<void> {
-    this.closed = true;
+    // Stopping ends listening at once, so no count in flight or to come leases anything.
     await this.revocations.stop();
     this.leases.dropAll();
     await waitAtMost(Promise.allSettled([...this.givingBack]), GIVE_BACK_WAIT_MS);
@@ -196,8 +195,7 @@ export class RateLimiter {
   /** How many places to lease with the key's next count: none unless it is busy on this instance. */
   private leaseWanted(bucket: string): number {
     const rate = this.demand.rate(bucket);
-    if (rate < LEASE_MIN_RATE || !this.revocations.listening || this.closed || this.leases.has(bucket))
-      return 0;
+    if (rate < LEASE_MIN_RATE || !this.revocations.listening || this.leases.has(bucket)) return 0;
     return Math.min(LEASE_MAX, Math.ceil((rate * this.leaseMs) / 1000));
   }
 
@@ -296,7 +294,7 @@ export class RateLimiter {
       FROM clock LEFT JOIN key ON true LEFT JOIN counted ON true`;
     const granted = row!.granted ?? 0;
     if (granted > 0) {
-      const trusted = this.revocationsHeard === heardBefore && this.revocations.listening && !this.closed;
+      const trusted = this.revocationsHeard === heardBefore && this.revocations.listening;
       if (trusted) this.lease(bucket, row!, granted, sentAt, limitOf, knownLimit);
       else this.giveBack(bucket, row!.window_start, granted);
     }

@@ -38,7 +38,7 @@ export function listenForRevocations(
   });
   return {
     get listening() {
-      return listening && !stopped;
+      return listening;
     },
     async stop() {
       stopped = true;

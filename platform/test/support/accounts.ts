@@ -14,7 +14,7 @@ export type AdminApi = Pick<TestPlatform, 'url' | 'adminToken'>;
 export async function createAccount(
   t: AdminApi,
   options: { plan?: string; scopes?: string[]; name?: string; rateLimitPerMinute?: number } = {},
-): Promise<TestAccount> {
+): Promise<TestAccount & { keyId: string }> {
   const account = await api<Envelope<{ id: string }>>(t.url, 'POST', '/admin/accounts', {
     key: t.adminToken,
     body: {
@@ -24,14 +24,25 @@ export async function createAccount(
     },
   });
   expect(account.status).toBe(201);
-  return { accountId: account.body.data.id, key: await createKey(t, account.body.data.id, options.scopes) };
+  const created = await createKeyRecord(t, account.body.data.id, options.scopes);
+  return { accountId: account.body.data.id, key: created.key, keyId: created.id };
 }
 
 export async function createKey(t: AdminApi, accountId: string, scopes?: string[]): Promise<string> {
-  const key = await api<Envelope<{ key: string }>>(t.url, 'POST', `/admin/accounts/${accountId}/api-keys`, {
-    key: t.adminToken,
-    body: scopes ? { scopes } : {},
-  });
+  return (await createKeyRecord(t, accountId, scopes)).key;
+}
+
+async function createKeyRecord(
+  t: AdminApi,
+  accountId: string,
+  scopes?: string[],
+): Promise<{ key: string; id: string }> {
+  const key = await api<Envelope<{ key: string; id: string }>>(
+    t.url,
+    'POST',
+    `/admin/accounts/${accountId}/api-keys`,
+    { key: t.adminToken, body: scopes ? { scopes } : {} },
+  );
   expect(key.status).toBe(201);
-  return key.body.data.key;
+  return key.body.data;
 }

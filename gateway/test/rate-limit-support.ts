@@ -1,0 +1,5 @@
+/** Counting across a minute boundary would reset the window mid-test: start in a fresh one. */
+export async function windowWithAtLeast(seconds: number): Promise<void> {
+  const left = 60 - ((Date.now() / 1000) % 60);
+  if (left < seconds) await new Promise((r) => setTimeout(r, left * 1000 + 200));
+}
