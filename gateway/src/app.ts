@@ -104,8 +104,8 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
     loggerInstance: options.log as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: (req) => requestIdFrom(req.headers['x-request-id']),
-    // One line per request (the onResponse hook below) instead of Fastify's two: logging was about
-    // a tenth of the gateway's CPU per request (BENCHMARKS.md). Said here, not as the top-level
+    // One line per request (the onResponse hook below) instead of Fastify's two: logging was a
+    // large share of the gateway's CPU per request (docs/performance.md). Said here, not as the top-level
     // disableRequestLogging, which Fastify ignores once a logController is given.
     logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: true }),
     trustProxy: trustedProxies(options.trustProxy),
@@ -136,7 +136,7 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   });
   // What Fastify's "incoming request" and "request completed" lines said, in one line, built from
   // fields that cannot hold a secret (no header, no body). So it skips the redaction every other
-  // line goes through, which was half of its cost (about 10 of 20 µs a request).
+  // line goes through, which was much of its cost (docs/performance.md).
   const accessLog = options.log.child({}, { redact: { paths: [] } });
   app.addHook('onResponse', async (request, reply) => {
     accessLog.info(

@@ -31,7 +31,7 @@ export const SUBSCRIPTION = /* GraphQL */ `subscription {
   callStatusChanged { id status agentId campaignId phoneNumber durationSeconds totalCost recordingUrl metadata }
 }`;
 
-/** One graphql-ws client per subscriber, authenticated in connection_init as the README says. */
+/** One graphql-ws client per subscriber, authenticated in connection_init as docs/api-guide.md says. */
 export function graphqlConnector(url: string, keys: string[]) {
   return async (accountIndex: number, onEvent: (stamp: Stamp) => void) => {
     const client: Client = createClient({

@@ -48,8 +48,8 @@ const SETTINGS = QUICK
       rounds: 3,
       durationS: 10,
       warmupS: 3,
-      // The NATS topology's gateway spent about 30% more CPU per POST in its first 20 s of POSTs
-      // than after (its first round was its lowest in every run): a longer POST warm-up measures
+      // The NATS topology's gateway spends more CPU per POST in its first seconds of POSTs than
+      // after (docs/performance.md, Method notes): a longer POST warm-up measures
       // the processes as they run in production, long started, for every target alike.
       postWarmupS: 20,
       connections: 10,

@@ -30,7 +30,7 @@ function parseJson(response: FuzzResponse): { ok: true; value: unknown } | { ok:
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** decisions.md's error envelope: `{ detail, request_id, timestamp, success: false }`, nothing else. */
+/** The error envelope (docs/api-guide.md): `{ detail, request_id, timestamp, success: false }`, nothing else. */
 export function envelopeProblems(response: FuzzResponse): string[] {
   const problems: string[] = [];
   const type = header(response, 'content-type') ?? '';
@@ -140,7 +140,7 @@ function trpcProblems(response: FuzzResponse): string[] {
   return [];
 }
 
-/** The headers every answer carries (decisions.md): request id and the rate-limit trio. */
+/** The headers every answer carries (docs/api-guide.md): request id and the rate-limit trio. */
 function headerProblems(response: FuzzResponse): string[] {
   const problems: string[] = [];
   if (!header(response, 'x-request-id')) problems.push('no X-Request-Id');

@@ -171,7 +171,7 @@ function serving(route: RpcRoute, deps: GatewayDeps): Serving {
 /**
  * A success answer is the service's reply, already checked against the contract's reply schema by
  * the service before sending it (serveRpc), in the envelope: encoding it through that schema again (the zod serializer)
- * changed nothing and cost several percent of every request (BENCHMARKS.md). Errors still go
+ * changed nothing and cost a measurable share of every request (docs/performance.md). Errors still go
  * through the zod serializer.
  */
 const toJson = (data: unknown): string => JSON.stringify(data);

@@ -10,7 +10,7 @@ export class RequestValidationError extends Error {
   }
 }
 
-/** Fastify's name for where a value came from, in decisions.md's `loc[0]` words. */
+/** Fastify's name for where a value came from, in the API's `loc[0]` words (docs/api-guide.md). */
 const LOCATIONS: Record<string, IssueLocation> = {
   body: 'body',
   querystring: 'query',

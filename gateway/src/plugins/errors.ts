@@ -15,7 +15,10 @@ export function prepareError(request: FastifyRequest, reply: FastifyReply, error
   return errorBody(request, error.detail);
 }
 
-/** Maps every failure to decisions.md's error envelope; 5xx are logged in full, answered without internals. */
+/**
+ * Maps every failure to the documented error envelope (docs/api-guide.md); 5xx are logged in full,
+ * answered without internals.
+ */
 export const errorsPlugin = fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler((error, request, reply) => {

@@ -13,8 +13,8 @@ export interface PlatformProcess {
 }
 
 /**
- * Runs `platform/src/main.ts <role>` as its own process, exactly as the README and infra scripts
- * do, and waits for the start-up banner (or an exit, for start-up failure tests).
+ * Runs `platform/src/main.ts <role>` as its own process, exactly as docs/operations.md and the infra
+ * scripts do, and waits for the start-up banner (or an exit, for start-up failure tests).
  */
 export async function spawnPlatform(
   role: string,

@@ -211,7 +211,7 @@ export class NatsBus implements Bus {
     // only durable consumers are protected, as the Bus contract promises.
     // Published through the reply mux as a request, as @nats-io/jetstream's publish does over
     // nc.request, without the Error (and its stack trace) nats.js builds for every acknowledged
-    // request: 2.9% of the call service's CPU while calls ended (BENCHMARKS.md). A stream nobody
+    // request, a measurable cost to the call service while calls end (docs/performance.md). A stream nobody
     // serves answers "no responders" (503), which the mux turns into BusNoRespondersError.
     const headers = toNatsHeaders(options.headers) ?? natsHeaders();
     headers.set(MSG_ID_HEADER, options.msgId);

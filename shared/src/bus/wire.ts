@@ -83,8 +83,8 @@ export function decodeReply(subject: string, body: string): unknown {
 /**
  * A reply as the JSON text of its value, never parsed, for a caller that sends it on unchanged (the
  * gateway's REST answers): undefined for a success without a value; an error throws as in
- * decodeReply. Parsing a reply only to serialise it again was about 4% of the all-in-one
- * process's CPU on GET /v1/agents/{id}, and more in the garbage it left (BENCHMARKS.md).
+ * decodeReply. Parsing a reply only to serialise it again was a measurable share of the all-in-one
+ * process's CPU on GET /v1/agents/{id}, and left garbage behind (docs/performance.md).
  */
 export function decodeReplyJson(subject: string, body: string): string | undefined {
   // Every success body with a value is built by encodeSuccess (bus peers are the platform's own

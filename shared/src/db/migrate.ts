@@ -53,8 +53,8 @@ CREATE INDEX processed_events_age_idx ON ${s}.processed_events (processed_at);
 /**
  * Half of each outbox page is left free, so the relay's claim (lease and attempt count) is a HOT
  * update on the same page: PostgreSQL then logs only the changed bytes instead of a copy of the
- * whole event row and new index entries. That cut the WAL written per POSTed call by about a
- * sixth (BENCHMARKS.md notes). Rows live minutes, so the space costs little.
+ * whole event row and new index entries, which cuts the WAL written per POSTed call
+ * (docs/performance.md). Rows live minutes, so the space costs little.
  */
 export function busFillfactorSql(schema: string): string {
   return `ALTER TABLE "${assertIdentifier(schema)}".outbox SET (fillfactor = 50);\n`;

@@ -170,8 +170,8 @@ const VACUUM_MIN_INTERVAL_MS = 500;
  * the per-entity `sequence` in event data, never arrival order.
  *
  * A published row is deleted, not marked: marking it moved it out of the pending index, so
- * PostgreSQL wrote a whole copy of the event and new index entries, a third of the WAL of a
- * POSTed call with its three events. Delivery is at least once: a crash between publish and
+ * PostgreSQL wrote a whole copy of the event and new index entries, a large part of the WAL of a
+ * POSTed call (docs/performance.md). Delivery is at least once: a crash between publish and
  * deletion re-publishes with the same msgId, which the bus deduplicates within its window and
  * consumers dedupe with `processOnce`.
  */
@@ -328,11 +328,11 @@ class Relay implements OutboxRelay {
    * entry there (and a dead tuple in the heap) until VACUUM removes it: the index scan cannot mark
    * them dead itself while new rows keep changing the same index pages. Left to autovacuum, which
    * may run a minute apart, be throttled, or be off (this machine's server runs with
-   * `autovacuum = off`), a claim over an outbox that has seen 8,000 deletions read 5,345 buffers
-   * and took 34 ms where a vacuumed one takes 0.1 ms, and every event waited for it. So the relay
-   * vacuums its own outbox after every `vacuumEveryRows` deletions: a few milliseconds over a
-   * table that holds only rows in flight. SKIP_LOCKED: another replica's VACUUM is as good as
-   * ours, so never queue behind it.
+   * `autovacuum = off`), a claim over an outbox with thousands of deletions behind it reads
+   * thousands of buffers and is many times slower than over a vacuumed one, and every event waits
+   * for it (docs/performance.md). So the relay vacuums its own outbox after every
+   * `vacuumEveryRows` deletions: cheap over a table that holds only rows in flight. SKIP_LOCKED:
+   * another replica's VACUUM is as good as ours, so never queue behind it.
    */
   private async vacuumIfDue(): Promise<void> {
     if (this.vacuumEveryRows <= 0 || this.deletedSinceVacuum < this.vacuumEveryRows) return;
