@@ -100,7 +100,9 @@ describe('OpenAPI document and docs UI', () => {
     const health = paths['/v1/health']?.get?.description ?? '';
     for (const text of [makeCall, health]) {
       expect(text).toMatch(/simulated/);
-      expect(text).toContain('0001 no_answer, 0002 busy, 0003 voicemail, 0004 failed; any other number completed');
+      expect(text).toContain(
+        '0001 no_answer, 0002 busy, 0003 voicemail, 0004 failed; any other number completed',
+      );
     }
     const healthSchema = schema('Health');
     expect(healthSchema.required).toContain('telephony');
@@ -121,7 +123,11 @@ describe('OpenAPI document and docs UI', () => {
     const telephony = schema('CallTelephony');
     expect(telephony.required).toEqual(['carrier', 'trunk_id', 'sip_code', 'sip_reason']);
     expect(telephony.properties?.carrier).toMatchObject({ enum: ['simulated', 'sip'] });
-    for (const answer of ['busy 486 Busy Here', 'no_answer 480 Temporarily Unavailable', '487 Request Terminated']) {
+    for (const answer of [
+      'busy 486 Busy Here',
+      'no_answer 480 Temporarily Unavailable',
+      '487 Request Terminated',
+    ]) {
       expect(telephony.description).toContain(answer);
     }
   });
