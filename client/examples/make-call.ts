@@ -68,8 +68,10 @@ async function main(): Promise<Call> {
 
 main()
   .then((call) => {
-    console.log(`ended: ${call.status} after ${call.duration_seconds} s, sentiment ${call.sentiment ?? '-'}`);
+    console.log(`ended: ${call.status} after ${call.duration_seconds} s, sentiment ${call.sentiment}`);
+    console.log(`carrier: ${call.telephony.carrier} (SIP ${call.telephony.sip_code ?? '-'})`);
     if (call.call_summary) console.log(`summary: ${call.call_summary}`);
+    // "" when the call produced no audio.
     if (call.recording_url) console.log(`recording: ${call.recording_url}`);
   })
   .catch((error: unknown) => {

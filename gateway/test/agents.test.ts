@@ -238,7 +238,7 @@ describe.each(infraModes())('agents (%s)', (mode) => {
     expect(removed.body.data.webhook_config).toBeNull();
   });
 
-  it('validates webhook_config: scheme, events, secret length', async () => {
+  it('validates webhook_config: scheme, events, secret length (1..256)', async () => {
     const agent = await create();
     const bad = async (webhook_config: unknown, loc: string) => {
       const res = await call('PATCH', `/v1/agents/${agent.id}`, { webhook_config });
@@ -248,7 +248,17 @@ describe.each(infraModes())('agents (%s)', (mode) => {
     await bad({ url: 'ftp://example.com/hook' }, 'body.webhook_config.url');
     await bad({ url: 'not a url' }, 'body.webhook_config.url');
     await bad({ url: 'http://127.0.0.1/h', events: ['CALL_STARTED'] }, 'body.webhook_config.events.0');
-    await bad({ url: 'http://127.0.0.1/h', secret: 'short' }, 'body.webhook_config.secret');
+    await bad({ url: 'http://127.0.0.1/h', secret: '' }, 'body.webhook_config.secret');
+    await bad({ url: 'http://127.0.0.1/h', secret: 's'.repeat(257) }, 'body.webhook_config.secret');
+    await bad({ url: 'http://127.0.0.1/h', secret: 42 }, 'body.webhook_config.secret');
+    // Any non-empty string up to 256 characters is a secret: short ones too (docs recommend 32+).
+    for (const secret of ['x', 'short', 's'.repeat(256)]) {
+      const res = await call('PATCH', `/v1/agents/${agent.id}`, {
+        webhook_config: { url: 'http://127.0.0.1/h', secret },
+      });
+      expect(res.status, secret).toBe(200);
+      expect(res.body.data.webhook_config?.has_secret).toBe(true);
+    }
   });
 
   it('deletes an agent (204), after which it is gone', async () => {
@@ -649,13 +659,18 @@ describe.each(infraModes())('agents (%s)', (mode) => {
       expect(locsOf(instructions)).toEqual(['body.instructions']);
     });
 
-    it('refuses a whitespace-only secret', async () => {
+    it('takes any non-empty secret, whitespace-only included, and refuses an empty one', async () => {
       const agent = await make();
-      const res = await req('PATCH', `/v1/agents/${agent.id}`, {
-        webhook_config: { url: 'http://127.0.0.1:9/hook', secret: ' '.repeat(20) },
+      const spaces = await req('PATCH', `/v1/agents/${agent.id}`, {
+        webhook_config: { url: 'http://127.0.0.1:9/hook', secret: ' ' },
       });
-      expect(res.status).toBe(422);
-      expect(locsOf(res)).toEqual(['body.webhook_config.secret']);
+      expect(spaces.status).toBe(200);
+      expect(spaces.body.data.webhook_config?.has_secret).toBe(true);
+      const empty = await req('PATCH', `/v1/agents/${agent.id}`, {
+        webhook_config: { url: 'http://127.0.0.1:9/hook', secret: '' },
+      });
+      expect(empty.status).toBe(422);
+      expect(locsOf(empty)).toEqual(['body.webhook_config.secret']);
     });
 
     it('reports the current prompt as differing while no version is saved', async () => {

@@ -26,6 +26,7 @@ const GRACE_MS = 500;
  */
 class StuckNetwork implements Provider {
   readonly maxCallSeconds = MAX_CALL_SECONDS;
+  readonly info = { provider: 'sip' as const, time_scale: null, test_numbers: null, other_numbers: null };
   readonly hungUp: string[] = [];
 
   dial(request: Parameters<Provider['dial']>[0], onEvent: Deliver): Session {
@@ -36,7 +37,7 @@ class StuckNetwork implements Provider {
     const done = (async () => {
       await onEvent({ type: 'ringing', at: new Date() });
       const answeredAt = new Date();
-      await onEvent({ type: 'answered', at: answeredAt });
+      await onEvent({ type: 'answered', at: answeredAt, sip: { code: 200, reason: 'OK' } });
       await hungUp;
       await onEvent(cancelled(answeredAt)).catch(() => undefined);
     })();
@@ -71,7 +72,7 @@ function cancelled(answeredAt: Date): Ended {
       ended_at: at,
       duration_seconds: Math.floor((at.getTime() - answeredAt.getTime()) / 1000),
       transcript: [],
-      sentiment: null,
+      sentiment: 'neutral',
       call_summary: 'Hung up by the system.',
       call_end_reason: 'cancelled',
       ended_by: 'system',
@@ -79,6 +80,7 @@ function cancelled(answeredAt: Date): Ended {
       ai_cost: 0,
       telephony_cost: 0,
       total_cost: 0,
+      sip: null,
     },
   };
 }
@@ -147,6 +149,14 @@ describe.each(infraModes())('the stuck-call reaper (%s)', (mode) => {
       const lasted = Date.parse(call.ended_at!) - Date.parse(call.started_at!);
       expect(lasted).toBeGreaterThanOrEqual(MAX_CALL_SECONDS * 1000 + GRACE_MS);
       expect(call.duration_seconds).toBeGreaterThanOrEqual(1);
+      // Duration counts from the answer to the reaper's end, per started second; costs follow it.
+      const connectedMs = Date.parse(call.ended_at!) - Date.parse(call.answered_at!);
+      expect(call.duration_seconds).toBe(Math.ceil(connectedMs / 1000));
+      expect(call.total_cost).toBeGreaterThan(0);
+      expect(call.total_cost).toBeCloseTo(call.ai_cost + call.telephony_cost, 4);
+      // Ended with no conversation read and no final answer of its own: what the answer brought stays.
+      expect(call.sentiment).toBe('neutral');
+      expect(call.telephony).toEqual({ carrier: 'sip', trunk_id: null, sip_code: 200, sip_reason: 'OK' });
       expect(network.hungUp).toEqual([id]);
 
       // Further keeper passes, and the network's own report of the hang-up, change nothing.

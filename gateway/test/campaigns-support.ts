@@ -87,17 +87,17 @@ export function campaignApi(url: string, key: string) {
 }
 
 /**
- * The most calls that were not final at one moment. A call's start is wall time; its end is on the
- * simulated clock (decisions.md: reported times are the simulated call's own), so the wall end is
- * start + (end - start) x SIM_TIME_SCALE: the moment the carrier ended it. The campaign frees the
- * slot only later (once CALL_ENDED reached it), so any call it placed early overlaps here.
+ * The most calls that were not final at one moment. A call's start and end are wall-clock times
+ * (decisions.md: never in the future, whatever SIM_TIME_SCALE is): its end is the moment the
+ * carrier ended it. The campaign frees the slot only later (once CALL_ENDED reached it), so any
+ * call it placed early overlaps here.
  */
-export function maxOverlap(calls: readonly Call[], timeScale: number): number {
+export function maxOverlap(calls: readonly Call[]): number {
   const edges: [number, number][] = [];
   for (const call of calls) {
     expect(call.ended_at, `call ${call.id} ended`).toBeTruthy();
     const start = Date.parse(call.started_at!);
-    const end = start + (Date.parse(call.ended_at!) - start) * timeScale;
+    const end = Date.parse(call.ended_at!);
     edges.push([start, 1], [end, -1]);
   }
   // An end and a start at the same instant: the end first (the slot was free).

@@ -6,12 +6,13 @@ import { api, type Envelope } from '../../platform/test/support/http';
 interface Health {
   status: string;
   components: Record<string, { status: string; latency_ms: number }>;
+  telephony: Record<string, unknown> | null;
 }
 
 describe.each(infraModes())('GET /v1/health (%s)', (mode) => {
   let t: TestPlatform;
   beforeAll(async () => {
-    t = await startTestPlatform(mode);
+    t = await startTestPlatform(mode, { config: { SIM_TIME_SCALE: 0.5 } });
   });
   afterAll(async () => t?.stop());
 
@@ -24,6 +25,16 @@ describe.each(infraModes())('GET /v1/health (%s)', (mode) => {
     }
   });
 
+  it('names the telephony provider calls go through: the simulated carrier, its pace and test numbers', async () => {
+    const res = await api<Envelope<Health>>(t.url, 'GET', '/v1/health');
+    expect(res.body.data.telephony).toEqual({
+      provider: 'simulated',
+      time_scale: 0.5,
+      test_numbers: { '0001': 'no_answer', '0002': 'busy', '0003': 'voicemail', '0004': 'failed' },
+      other_numbers: 'completed',
+    });
+  });
+
   it('reports degraded, naming the component, when a service is stopped', async () => {
     await t.platform.stopService('call');
     const res = await api<Envelope<Health>>(t.url, 'GET', '/v1/health');
@@ -31,5 +42,7 @@ describe.each(infraModes())('GET /v1/health (%s)', (mode) => {
     expect(res.body.data.status).toBe('degraded');
     expect(res.body.data.components.call?.status).toBe('unreachable');
     expect(res.body.data.components.agent?.status).toBe('ok');
+    // Nobody to say which provider calls would go through.
+    expect(res.body.data.telephony).toBeNull();
   });
 });

@@ -26,6 +26,7 @@ const SIM_TIME_SCALE = 0.002;
 class GatedCarrier implements Provider {
   private readonly carrier = new SimulatedCarrier({ timeScale: SIM_TIME_SCALE });
   readonly maxCallSeconds = this.carrier.maxCallSeconds;
+  readonly info = this.carrier.info;
   private gate: Promise<void> = Promise.resolve();
   private open: () => void = () => {};
   held = 0;

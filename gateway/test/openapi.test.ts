@@ -12,9 +12,22 @@ interface OpenApiDoc {
   };
 }
 
+interface JsonSchema {
+  type?: string | string[];
+  description?: string;
+  required?: string[];
+  enum?: unknown[];
+  properties?: Record<string, JsonSchema>;
+}
+
 describe('OpenAPI document and docs UI', () => {
   let t: TestPlatform;
   let doc: OpenApiDoc;
+  const schema = (name: string): JsonSchema => {
+    const found = doc.components.schemas?.[name] as JsonSchema | undefined;
+    if (!found) throw new Error(`no schema ${name}`);
+    return found;
+  };
   beforeAll(async () => {
     t = await startTestPlatform('embedded');
     const res = await api<OpenApiDoc>(t.url, 'GET', '/v1/openapi.json');
@@ -79,6 +92,51 @@ describe('OpenAPI document and docs UI', () => {
     expect(Object.keys(industries['429']?.headers ?? {})).toContain('Retry-After');
     const me = doc.paths['/v1/me']?.get?.responses as Record<string, { headers?: Record<string, unknown> }>;
     expect(Object.keys(me['401']?.headers ?? {})).toContain('WWW-Authenticate');
+  });
+
+  it('says calls are simulated, and lists the simulated carrier\u2019s test numbers', () => {
+    const paths = doc.paths as unknown as Record<string, Record<string, { description?: string }>>;
+    const makeCall = paths['/v1/call']?.post?.description ?? '';
+    const health = paths['/v1/health']?.get?.description ?? '';
+    for (const text of [makeCall, health]) {
+      expect(text).toMatch(/simulated/);
+      expect(text).toContain(
+        '0001 no_answer, 0002 busy, 0003 voicemail, 0004 failed; any other number completed',
+      );
+    }
+    const healthSchema = schema('Health');
+    expect(healthSchema.required).toContain('telephony');
+    expect(JSON.stringify(healthSchema.properties?.telephony)).toContain('TelephonyProvider');
+  });
+
+  it('types the call record as the spec does: sentiment and recording_url never null, telephony always there', () => {
+    const call = schema('Call');
+    const props = call.properties ?? {};
+    expect(call.required).toEqual(expect.arrayContaining(['sentiment', 'recording_url', 'telephony']));
+    expect(props.recording_url).toMatchObject({ type: 'string' });
+    expect(props.recording_url?.description).toContain('`""` when the call produced no audio');
+    expect(props.sentiment).toMatchObject({ enum: ['positive', 'neutral', 'negative'] });
+    expect(props.sentiment?.description).toContain('`neutral` when there was no conversation');
+    expect(JSON.stringify(props.telephony)).toContain('CallTelephony');
+    expect(props.ended_at?.description).toMatch(/wall-clock time .* never in the future/);
+    expect(props.duration?.description).toMatch(/Wall-clock seconds from answered_at to ended_at/);
+    const telephony = schema('CallTelephony');
+    expect(telephony.required).toEqual(['carrier', 'trunk_id', 'sip_code', 'sip_reason']);
+    expect(telephony.properties?.carrier).toMatchObject({ enum: ['simulated', 'sip'] });
+    for (const answer of [
+      'busy 486 Busy Here',
+      'no_answer 480 Temporarily Unavailable',
+      '487 Request Terminated',
+    ]) {
+      expect(telephony.description).toContain(answer);
+    }
+  });
+
+  it('documents a webhook secret as any non-empty string of up to 256 characters', () => {
+    const secret = schema('WebhookConfigUpdate').properties?.secret as Record<string, unknown>;
+    expect(JSON.stringify(secret)).toContain('"minLength":1');
+    expect(JSON.stringify(secret)).toContain('"maxLength":256');
+    expect(secret.description).toMatch(/Any non-empty string of up to 256 characters; use 32 or more/);
   });
 
   it('serves Swagger UI from the package, with no CDN', async () => {

@@ -35,7 +35,7 @@ const TestEventBody = CallEndedBody.extend({
     session_id: z.uuid(),
     status: z.literal('completed'),
     transcript: CallEndedBody.shape.data.shape.transcript.min(1),
-    recording_url: z.null(),
+    recording_url: z.literal(''),
     metadata: z.object({ test: z.literal(true) }),
   }),
 });

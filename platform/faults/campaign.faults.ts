@@ -296,7 +296,7 @@ describe('faults during a campaign: production topology, separate processes, rea
     const dialedTwice = [...dialsPerNumber(calls)].filter(([, n]) => n > 1);
     const byState = new Map<string, number>();
     for (const r of rows) byState.set(r.state, (byState.get(r.state) ?? 0) + 1);
-    const overlap = maxOverlap(calls, SIM_TIME_SCALE);
+    const overlap = maxOverlap(calls);
     const callById = new Map(calls.map((c) => [c.id, c]));
     const contactOutcomeWrong = rows.filter((r) => {
       if (r.state === 'skipped') return r.call_ids.length !== 0;

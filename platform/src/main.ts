@@ -136,6 +136,7 @@ async function main(): Promise<void> {
       metricsUrl: platform.metricsUrl,
       config,
       embedded,
+      telephony: platform.telephony,
     });
   log.info({ role, url: platform.url, metrics_url: platform.metricsUrl, embedded }, 'started');
   log.flush();

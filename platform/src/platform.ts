@@ -10,7 +10,9 @@ import {
   migrate,
   type ServiceHandle,
   type ServiceName,
+  simulatedTelephonyInfo,
   startMetricsServer,
+  type TelephonyProviderInfo,
 } from '@voice/shared';
 import type { FastifyPluginAsync } from 'fastify';
 import { type Component, componentsOf, GATEWAY_MIGRATIONS, type Role, SERVICES } from './components';
@@ -28,6 +30,8 @@ export interface RunningPlatform {
   infrastructure: Infrastructure;
   /** The development API key (embedded default only). */
   devKey: string | undefined;
+  /** The telephony provider of the call service this process runs; undefined when it runs none. */
+  telephony: TelephonyProviderInfo | undefined;
   /** This process's metrics registry (gateway, bus and services together). */
   metrics: Metrics;
   /**
@@ -183,6 +187,10 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       services,
       infrastructure,
       devKey,
+      // The call service dials through the simulated carrier unless a provider was plugged in.
+      telephony: components.includes('call')
+        ? (options.callProvider?.info ?? simulatedTelephonyInfo(config.SIM_TIME_SCALE))
+        : undefined,
       metrics,
       metricsUrl,
       async stopService(name) {

@@ -50,17 +50,24 @@ describe('the embedded default (no NATS_URL, no DATABASE_URL)', () => {
     }
   }, 180_000);
 
-  it('uses VOICE_DEV_API_KEY when it is set', async () => {
+  it('uses VOICE_DEV_API_KEY when it is set, and says in its banner that calls are simulated', async () => {
     const dataDir = await dataDirectory();
     dirs.push(dataDir);
     const chosen = 'my_chosen_development_key_0001';
     const proc = await spawnPlatform(
       'all',
-      { DATA_DIR: dataDir, PORT: '0', VOICE_DEV_API_KEY: chosen },
+      { DATA_DIR: dataDir, PORT: '0', VOICE_DEV_API_KEY: chosen, SIM_TIME_SCALE: '0.5' },
       { timeoutMs: 90_000 },
     );
     try {
       expect(proc.output()).toContain(`Development API key: ${chosen}`);
+      // The banner never lets simulated calls pass for real ones, and says how to pick an outcome.
+      expect(proc.output()).toContain(
+        'Telephony: SIMULATED carrier, no real phone calls are placed (SIM_TIME_SCALE=0.5)',
+      );
+      expect(proc.output()).toContain(
+        'Test numbers: ending 0001 no_answer, 0002 busy, 0003 voicemail, 0004 failed; any other number completed',
+      );
       expect((await api(proc.url!, 'GET', '/v1/me', { key: chosen })).status).toBe(200);
     } finally {
       expect(await proc.stop()).toBe(0);

@@ -24,7 +24,7 @@ export function sampleCall(overrides: Partial<Call> = {}): Call {
     duration_seconds: 60,
     duration_minutes: 1,
     transcript: [{ role: 'agent', content: 'Hi', timestamp: '00:00:01' }],
-    recording_url: null,
+    recording_url: '',
     sentiment: 'positive',
     call_summary: 'A call.',
     call_end_reason: null,
@@ -36,6 +36,7 @@ export function sampleCall(overrides: Partial<Call> = {}): Call {
     cost_currency: 'USD',
     prompt_version_id: null,
     prompt_hash: 'abc',
+    telephony: { carrier: 'simulated', trunk_id: null, sip_code: 200, sip_reason: 'OK' },
     ...overrides,
   };
 }

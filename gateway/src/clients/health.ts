@@ -5,6 +5,7 @@ import {
   SERVICE_NAMES,
   type ServiceName,
   type Sql,
+  TelephonyProviderInfo,
   withDeadline,
 } from '@voice/shared';
 import { z } from 'zod';
@@ -29,6 +30,11 @@ export const HealthReport = z
       campaign: ComponentHealth,
       webhook: ComponentHealth,
     }),
+    telephony: TelephonyProviderInfo.nullable().describe(
+      'The telephony provider the call service dials through, as it reports itself; null when no call ' +
+        'service answers. `simulated`: calls are simulated, no real telephone network is dialed, and the ' +
+        'dialed number\u2019s last four digits pick the outcome (test_numbers)',
+    ),
   })
   .meta({ id: 'Health' });
 export type HealthReport = z.infer<typeof HealthReport>;
@@ -66,8 +72,13 @@ export async function checkHealth(
   ctx: CallContext,
   version: string,
 ): Promise<HealthReport> {
+  let telephony: TelephonyProviderInfo | null = null;
   const probeService = (name: ServiceName) =>
-    timed(async () => (await client.call(HEALTH[name], {}, ctx, { timeoutMs: PROBE_TIMEOUT_MS })).status);
+    timed(async () => {
+      const reply = await client.call(HEALTH[name], {}, ctx, { timeoutMs: PROBE_TIMEOUT_MS });
+      telephony = reply.telephony ?? telephony;
+      return reply.status;
+    });
   const [database, ...services] = await Promise.all([
     timed(async () => {
       await withDeadline(sql`SELECT 1`, PROBE_TIMEOUT_MS, 'database health probe');
@@ -86,5 +97,5 @@ export async function checkHealth(
     ...byName,
   };
   const allOk = Object.values(components).every((c) => c.status === 'ok');
-  return { status: allOk ? 'ok' : 'degraded', version, components };
+  return { status: allOk ? 'ok' : 'degraded', version, components, telephony };
 }

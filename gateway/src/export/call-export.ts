@@ -38,6 +38,10 @@ const COLUMNS: [string, (call: Call) => unknown][] = [
   ['cost_currency', (c) => c.cost_currency],
   ['recording_url', (c) => c.recording_url],
   ['prompt_hash', (c) => c.prompt_hash],
+  ['carrier', (c) => c.telephony.carrier],
+  ['trunk_id', (c) => c.telephony.trunk_id],
+  ['sip_code', (c) => c.telephony.sip_code],
+  ['sip_reason', (c) => c.telephony.sip_reason],
 ];
 
 export const CSV_HEADER = COLUMNS.map(([name]) => name);

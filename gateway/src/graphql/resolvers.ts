@@ -1,6 +1,7 @@
 import {
   CALL_STATUSES,
   CAMPAIGN_STATUSES,
+  CARRIERS,
   type Call,
   type Campaign,
   CONTACT_STATES,
@@ -68,6 +69,7 @@ export const resolvers = {
   ContactState: enumOf(CONTACT_STATES),
   RetryableStatus: enumOf(RETRYABLE_STATUSES),
   Sentiment: enumOf(['positive', 'neutral', 'negative']),
+  Carrier: enumOf(CARRIERS),
   PromptSource: enumOf(['generated', 'custom']),
   DeliveryStatus: enumOf(DELIVERY_STATUSES),
   WebhookEvent: enumOf(WEBHOOK_EVENT_KINDS),

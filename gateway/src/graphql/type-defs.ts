@@ -13,6 +13,8 @@ export const typeDefs = /* GraphQL */ `
   enum ContactState { PENDING IN_PROGRESS COMPLETED NO_ANSWER FAILED VOICEMAIL BUSY SKIPPED CANCELLED }
   enum RetryableStatus { NO_ANSWER BUSY VOICEMAIL FAILED }
   enum Sentiment { POSITIVE NEUTRAL NEGATIVE }
+  "SIMULATED: the built-in simulated carrier, no real telephone network was dialed. SIP: a SIP trunk."
+  enum Carrier { SIMULATED SIP }
   enum PromptSource { GENERATED CUSTOM }
   enum DeliveryStatus { PENDING DELIVERING SUCCEEDED FAILED }
   enum WebhookEvent { CALL_ENDED }
@@ -46,18 +48,36 @@ export const typeDefs = /* GraphQL */ `
 
   type TranscriptEntry { role: String! content: String! timestamp: String! }
   type DetailsCollection { status: String! score: Float! collectedDetails: [String!]! collectedValues: JSON! }
+  "How a call was carried. The simulated carrier answers as a real network would (see the REST CallTelephony schema)."
+  type TelephonyInfo {
+    carrier: Carrier!
+    "The SIP trunk the call went out through; null for the simulated carrier."
+    trunkId: ID
+    "Final SIP response code to the INVITE (200 once answered, 486 busy, 480 no answer, 503 failed, 487 cancelled before the answer); null while none has arrived or when the call ended without one."
+    sipCode: Int
+    "Reason phrase of that response; null with sipCode."
+    sipReason: String
+  }
   type Call {
     id: ID! sessionId: ID! status: CallStatus! phoneNumber: String! sourceNumber: String! direction: String!
     agentId: ID! agentType: String! userId: String! campaignId: ID metadata: JSON
     "The agent as it is now (batched); null once it was deleted. agentName keeps the name it called with."
     agent: Agent
     agentName: String!
-    createdAt: DateTime! startedAt: DateTime answeredAt: DateTime endedAt: DateTime
+    createdAt: DateTime! startedAt: DateTime answeredAt: DateTime
+    "When the call ended. Every time of a call is the wall-clock time it happened at, never in the future (whatever SIM_TIME_SCALE is)."
+    endedAt: DateTime
+    "Wall-clock seconds from answeredAt to endedAt, per started second; 0 if never answered. Costs follow it."
     duration: Int! durationSeconds: Int! durationMinutes: Float!
-    transcript: [TranscriptEntry!]! recordingUrl: String sentiment: Sentiment callSummary: String
-    callEndReason: String endedBy: String detailsCollection: DetailsCollection
+    transcript: [TranscriptEntry!]!
+    "Signed link to the recording (WAV), fresh on every read; empty string when the call produced no audio."
+    recordingUrl: String!
+    "NEUTRAL when there was no conversation (not answered, voicemail, or not ended yet)."
+    sentiment: Sentiment!
+    callSummary: String callEndReason: String endedBy: String detailsCollection: DetailsCollection
     aiCost: Float! telephonyCost: Float! totalCost: Float! costCurrency: String!
     promptVersionId: ID promptHash: String!
+    telephony: TelephonyInfo!
   }
 
   type RetryConfig { onStatuses: [RetryableStatus!]! maxRetries: Int! intervalSeconds: Int! }
@@ -100,7 +120,7 @@ export const typeDefs = /* GraphQL */ `
   input WebhookConfigInput {
     url: String!
     events: [WebhookEvent!]
-    "Omitted on update: keep the current secret; null: remove it."
+    "Signs each delivery: any non-empty string of up to 256 characters (use 32+ random ones). Omitted on update: keep the current secret; null: remove it."
     secret: String
   }
   input CreateAgentInput {

@@ -50,9 +50,10 @@ export const openapiPlugin = fp(
           {
             name: 'Calls',
             description:
-              'Outbound calls: place, follow, read history. Costs are in USD: telephony 0.014 and AI 0.06 per ' +
-              'minute of connected time, billed per second; unanswered calls cost nothing. call_end_reason and ' +
-              'ended_by take the values listed in the Call schema.',
+              'Outbound calls: place, follow, read history. Calls are simulated by default (see POST /v1/call ' +
+              'and GET /v1/health). Costs are in USD: telephony 0.014 and AI 0.06 per minute of connected time ' +
+              '(`duration`: wall-clock time from answer to hang-up), billed per started second; unanswered calls ' +
+              'cost nothing. call_end_reason and ended_by take the values listed in the Call schema.',
           },
           { name: 'Admin', description: 'Operator API, enabled by ADMIN_TOKEN' },
         ],

@@ -9,10 +9,10 @@ export function recordingLinks(secret: string, baseUrl: () => string): Recording
   return { sign: (callId) => signRecordingUrl({ baseUrl: baseUrl(), callId, secret }) };
 }
 
-/** A finished call with talk time gets a fresh signed link; anything else has none yet. */
+/** A finished call with talk time gets a fresh signed link; anything else has no audio: `""`. */
 export function withRecordingUrl(call: Call, links: RecordingLinks): Call {
   const final = (CALL_OUTCOMES as readonly string[]).includes(call.status);
-  return { ...call, recording_url: final && call.duration_seconds > 0 ? links.sign(call.id) : null };
+  return { ...call, recording_url: final && call.duration_seconds > 0 ? links.sign(call.id) : '' };
 }
 
 /** A page of calls, each with its link. */

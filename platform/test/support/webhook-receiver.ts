@@ -110,10 +110,18 @@ export const CallEndedBody = z.strictObject({
         timestamp: z.string().regex(/^\d{2}:\d{2}:\d{2}$/),
       }),
     ),
-    recording_url: z.url(),
+    /** A link, or `""` when the call produced no audio. */
+    recording_url: z.union([z.url(), z.literal('')]),
     metadata: z.record(z.string(), z.unknown()),
     ai_cost: z.number(),
     telephony_cost: z.number(),
     total_cost: z.number(),
+    /** Beyond 6.3: how the call was carried (decisions.md, "Telephony"). */
+    telephony: z.strictObject({
+      carrier: z.enum(['simulated', 'sip']),
+      trunk_id: z.uuid().nullable(),
+      sip_code: z.number().int().nullable(),
+      sip_reason: z.string().nullable(),
+    }),
   }),
 });

@@ -44,7 +44,7 @@ export function createCallService(deps: ServiceDeps, options: CallServiceOptions
   return defineService({
     name: 'call',
     subscriptions: [
-      serveHealth(deps, 'call'),
+      serveHealth(deps, 'call', { telephony: provider.info }),
       agents.listen(),
       ...serveCalls(deps, calls, new CallExport(deps.sql), new RecordingsApp(deps.sql, provider)),
     ],

@@ -66,17 +66,19 @@ const E164 = /^\+[1-9]\d{7,14}$/;
 
 describe('planCall: outcome by test number', () => {
   it.each([
-    ['0001', 'no_answer', 'no_answer', 'carrier'],
-    ['0002', 'busy', 'busy', 'carrier'],
-    ['0004', 'failed', 'carrier_error', 'carrier'],
-  ] as const)('…%s is an unanswered %s', (tail, status, reason, by) => {
+    ['0001', 'no_answer', 'no_answer', 'carrier', { code: 480, reason: 'Temporarily Unavailable' }],
+    ['0002', 'busy', 'busy', 'carrier', { code: 486, reason: 'Busy Here' }],
+    ['0004', 'failed', 'carrier_error', 'carrier', { code: 503, reason: 'Service Unavailable' }],
+  ] as const)('…%s is an unanswered %s', (tail, status, reason, by, sip) => {
     const plan = planCall(request({ to: `+1415555${tail}` }));
     const r = plan.result;
     expect([r.status, r.call_end_reason, r.ended_by]).toEqual([status, reason, by]);
+    expect(r.sip).toEqual(sip);
     expect(r.answered_at).toBeNull();
     expect(r.duration_seconds).toBe(0);
     expect(r.transcript).toEqual([]);
-    expect(r.sentiment).toBeNull();
+    // No conversation: neutral, never null (the spec types sentiment as one of three strings).
+    expect(r.sentiment).toBe('neutral');
     expect(r.details_collection).toEqual({
       status: 'none',
       score: 0,
@@ -99,8 +101,13 @@ describe('planCall: outcome by test number', () => {
     expect([r.status, r.call_end_reason, r.ended_by]).toEqual(['voicemail', 'voicemail_detected', 'agent']);
     expect(plan.events.map((e) => e.type)).toEqual(['ringing', 'ended']);
     expect(r.answered_at).not.toBeNull();
-    expect(r.duration_seconds).toBe(((r.ended_at.getTime() - (r.answered_at?.getTime() ?? 0)) / 1000) | 0);
+    expect(r.duration_seconds).toBe(
+      Math.ceil((r.ended_at.getTime() - (r.answered_at?.getTime() ?? 0)) / 1000),
+    );
     expect(r.duration_seconds).toBeGreaterThan(0);
+    // Answered by the machine (200 OK); a message left is no conversation to read a mood from.
+    expect(r.sip).toEqual({ code: 200, reason: 'OK' });
+    expect(r.sentiment).toBe('neutral');
     expect(r.transcript.length).toBeGreaterThan(0);
     expect(r.transcript.every((l) => l.role === 'agent')).toBe(true);
     expect(r.transcript.at(-1)?.content).toBe(AGENT.end_flow);
@@ -123,6 +130,7 @@ describe('planCall: outcome by test number', () => {
     expect(Number.isInteger(r.duration_seconds)).toBe(true);
     expect(r.duration_seconds).toBeGreaterThan(20);
     expect(r.sentiment).toMatch(/^(positive|neutral|negative)$/);
+    expect(r.sip).toEqual({ code: 200, reason: 'OK' });
     expect(r.call_summary).toMatch(/^Sales call to Dana Lee/);
     for (const entry of r.transcript) TranscriptEntry.parse(entry);
     DetailsCollection.parse(r.details_collection);
@@ -264,25 +272,69 @@ function recorder(t0 = Date.now()) {
   return { events, onEvent, types: () => events.map((e) => e.event.type) };
 }
 
+/** Wall-clock ms at which an offset of the plan falls due at `scale`. */
+const dueAt = (startedAt: Date, atMs: number, scale: number) =>
+  Math.floor(startedAt.getTime() + atMs * scale);
+
 describe('SimulatedCarrier', () => {
-  it('delivers ringing, answered, ended in order at simulated time × timeScale', async () => {
+  it('delivers ringing, answered, ended in order at simulated time × timeScale, stamped with that wall time', async () => {
     const scale = 0.002;
     const carrier = new SimulatedCarrier({ timeScale: scale });
     const startedAt = new Date();
     const req = request({ callId: 'dial-1', startedAt });
-    const plan = planCall(req);
+    const plan = planCall(req, scale);
     const rec = recorder(startedAt.getTime());
     await carrier.dial(req, rec.onEvent).done;
     expect(rec.types()).toEqual(['ringing', 'answered', 'ended']);
     rec.events.forEach(({ event, wallMs }, k) => {
       const planned = plan.events[k];
       if (!planned) throw new Error('missing planned event');
-      expect(event.at.getTime()).toBe(startedAt.getTime() + planned.atMs);
-      expect(wallMs).toBeGreaterThanOrEqual(planned.atMs * scale - 2);
+      expect(event.at.getTime()).toBe(dueAt(startedAt, planned.atMs, scale));
+      // Never ahead of the clock it was delivered at.
+      expect(event.at.getTime()).toBeLessThanOrEqual(startedAt.getTime() + wallMs);
+      expect(wallMs).toBeGreaterThanOrEqual(planned.atMs * scale - 1);
       expect(wallMs).toBeLessThan(planned.atMs * scale + 150);
     });
+    const answered = rec.events[1]?.event;
+    expect(answered?.type === 'answered' && answered.sip).toEqual({ code: 200, reason: 'OK' });
     const ended = rec.events.at(-1)?.event;
     expect(ended?.type === 'ended' && ended.result).toEqual(plan.result);
+  });
+
+  it('at a small time scale reports wall-clock times, a duration and costs that follow them', async () => {
+    const scale = 0.01;
+    const carrier = new SimulatedCarrier({ timeScale: scale });
+    for (const [i, to] of ['+14155551234', '+14155550003', '+14155550001'].entries()) {
+      const startedAt = new Date();
+      const req = request({ callId: `scaled-${i}`, to, startedAt });
+      const rec = recorder(startedAt.getTime());
+      await carrier.dial(req, rec.onEvent).done;
+      const observed = Date.now();
+      const ended = rec.events.at(-1)?.event;
+      if (ended?.type !== 'ended') throw new Error('no ended event');
+      const r = ended.result;
+      // A "60-second" simulated call took well under a second of wall time, and says so.
+      expect(r.ended_at.getTime()).toBeLessThanOrEqual(observed);
+      expect(r.ended_at.getTime() - startedAt.getTime()).toBe(
+        dueAt(startedAt, planCall(req, 1).endedAtMs, scale) - startedAt.getTime(),
+      );
+      expect(planCall(req, 1).result.ended_at.getTime() - startedAt.getTime()).toBeGreaterThan(10_000);
+      if (r.answered_at) {
+        const connectedMs = r.ended_at.getTime() - r.answered_at.getTime();
+        expect(connectedMs).toBeLessThan(10_000 * scale * 60);
+        expect(r.duration_seconds).toBe(Math.ceil(connectedMs / 1000));
+        expect(r.duration_seconds).toBeLessThanOrEqual(6);
+        for (const line of r.transcript) {
+          expect(line.timestamp >= clock(r.answered_at)).toBe(true);
+          expect(line.timestamp <= clock(r.ended_at)).toBe(true);
+        }
+      } else {
+        expect(r.duration_seconds).toBe(0);
+      }
+      expect(r.ai_cost).toBe(round4((r.duration_seconds * RATES.aiPerMinute) / 60));
+      expect(r.telephony_cost).toBe(round4((r.duration_seconds * RATES.telephonyPerMinute) / 60));
+      expect(r.total_cost).toBe(round4(r.ai_cost + r.telephony_cost));
+    }
   });
 
   it('hangUp mid-call ends it at once as completed, cancelled by the system, transcript cut', async () => {
@@ -290,7 +342,7 @@ describe('SimulatedCarrier', () => {
     const carrier = new SimulatedCarrier({ timeScale: scale });
     const startedAt = new Date();
     const req = request({ callId: 'hangup-1', startedAt });
-    const plan = planCall(req);
+    const plan = planCall(req, scale);
     let answeredWall = 0;
     const rec = recorder();
     const session = carrier.dial(req, async (event) => {
@@ -308,12 +360,19 @@ describe('SimulatedCarrier', () => {
     const r = ended.result;
     expect([r.status, r.call_end_reason, r.ended_by]).toEqual(['completed', 'cancelled', 'system']);
     expect(r.answered_at).toEqual(plan.result.answered_at);
-    expect(r.duration_seconds).toBeGreaterThanOrEqual(25);
-    expect(r.duration_seconds).toBeLessThan(plan.result.duration_seconds);
+    expect(r.sip).toEqual({ code: 200, reason: 'OK' });
+    // Ended when it was hung up (wall clock), about 300 ms after the answer: 1 started second.
+    expect(r.ended_at.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(r.ended_at.getTime()).toBeGreaterThanOrEqual(hungUpAt - 1);
+    expect(r.ended_at.getTime() - (r.answered_at?.getTime() ?? 0)).toBeGreaterThanOrEqual(250);
+    expect(r.duration_seconds).toBe(
+      Math.ceil((r.ended_at.getTime() - (r.answered_at?.getTime() ?? 0)) / 1000),
+    );
     expect(r.transcript.length).toBeGreaterThan(0);
     expect(r.transcript.length).toBeLessThan(plan.result.transcript.length);
     expect(r.transcript).toEqual(plan.result.transcript.slice(0, r.transcript.length));
     expect(r.ended_at.getTime()).toBeLessThan(plan.result.ended_at.getTime());
+    expect(r.ai_cost).toBe(round4((r.duration_seconds * RATES.aiPerMinute) / 60));
     expect(r.total_cost).toBe(round4(r.ai_cost + r.telephony_cost));
     await session.hangUp(); // idempotent: nothing more is delivered
     expect(rec.events).toHaveLength(3);
@@ -335,6 +394,8 @@ describe('SimulatedCarrier', () => {
       duration_seconds: 0,
       transcript: [],
       total_cost: 0,
+      sentiment: 'neutral',
+      sip: { code: 487, reason: 'Request Terminated' },
     });
   });
 
@@ -346,13 +407,14 @@ describe('SimulatedCarrier', () => {
     // Dialing began long enough ago that the answer (but not the end) is already due.
     const startedAt = new Date(Date.now() - (answeredAt + 2000) * scale);
     const req = request({ callId: 'resume-1', startedAt });
-    const plan = planCall(req);
+    const plan = planCall(req, scale);
     const t0 = Date.now();
     const rec = recorder(t0);
     await carrier.resume(req, 'ringing', rec.onEvent).done;
     expect(rec.types()).toEqual(['answered', 'ended']);
     expect(rec.events[0]?.wallMs).toBeLessThan(50);
-    expect(rec.events[0]?.event.at.getTime()).toBe(startedAt.getTime() + answeredAt);
+    // Stamped with when it was due (in the past), not when it was delivered.
+    expect(rec.events[0]?.event.at.getTime()).toBe(dueAt(startedAt, answeredAt, scale));
     const endWall = startedAt.getTime() + plan.endedAtMs * scale - t0;
     expect(rec.events[1]?.wallMs).toBeGreaterThanOrEqual(endWall - 2);
     const ended = rec.events[1]?.event;
@@ -372,7 +434,7 @@ describe('SimulatedCarrier', () => {
     expect(rec.types()).toEqual(['ended']);
     expect(rec.events[0]?.wallMs).toBeLessThan(50);
     const ended = rec.events[0]?.event;
-    expect(ended?.type === 'ended' && ended.result).toEqual(planCall(req).result);
+    expect(ended?.type === 'ended' && ended.result).toEqual(planCall(req, scale).result);
   });
 
   it('retries a failed delivery, and gives up (sending nothing more) when it keeps failing', async () => {

@@ -41,6 +41,7 @@ function newCall(id: string = randomUUID()) {
       prompt_version_id: null,
       prompt_hash: 'hash',
       owner: 'test',
+      carrier: 'simulated',
     },
     now,
   );

@@ -60,7 +60,7 @@ describe('callEndedPayload', () => {
     now: Date.UTC(2026, 0, 2),
   };
 
-  it('has exactly the 6.3 fields', () => {
+  it('has exactly the 6.3 fields, and telephony', () => {
     const payload = callEndedPayload(sampleCall(), links);
     expect(payload.event).toBe('CALL_ENDED');
     expect(payload.timestamp).toBe('2026-01-02T00:00:00.000Z');
@@ -87,8 +87,15 @@ describe('callEndedPayload', () => {
         'ai_cost',
         'telephony_cost',
         'total_cost',
+        'telephony',
       ].sort(),
     );
+    expect(payload.data.telephony).toEqual({
+      carrier: 'simulated',
+      trunk_id: null,
+      sip_code: 200,
+      sip_reason: 'OK',
+    });
     expect(payload.data.metadata).toEqual({});
     expect(payload.data.recording_url).toMatch(
       /^https:\/\/voice\.example\/v1\/recordings\/11111111-1111-4111-8111-111111111111\.wav\?expires=\d+&signature=[0-9a-f]{64}$/,
@@ -101,11 +108,11 @@ describe('callEndedPayload', () => {
     expect(payload.data.metadata).toEqual({ crm: 'x', campaign_id: campaignId });
   });
 
-  it('has no recording link for a call never answered', () => {
+  it('has an empty recording_url (a string, never null) for a call never answered', () => {
     const payload = callEndedPayload(
       sampleCall({ status: 'no_answer', duration: 0, duration_seconds: 0, duration_minutes: 0 }),
       links,
     );
-    expect(payload.data.recording_url).toBeNull();
+    expect(payload.data.recording_url).toBe('');
   });
 });

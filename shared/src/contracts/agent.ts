@@ -52,11 +52,15 @@ export const WebhookConfigInput = z
     /** Omitted on update: keep the current secret (it cannot be read back); `null`: remove it. */
     secret: z
       .string()
-      .min(16, 'must be at least 16 characters')
+      .min(1, 'must not be empty')
       .max(256)
-      .regex(/\S/, 'must contain a non-whitespace character')
       .nullable()
-      .optional(),
+      .optional()
+      .describe(
+        'Signs each delivery (X-Service-Signature: hex HMAC-SHA256 of the raw body). Any non-empty string of up ' +
+          'to 256 characters; use 32 or more random characters. Omitted on update: the current secret is kept; ' +
+          '`null`: removed.',
+      ),
   })
   .meta({ id: 'WebhookConfigUpdate' });
 export type WebhookConfigInput = z.infer<typeof WebhookConfigInput>;

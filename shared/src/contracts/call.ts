@@ -49,6 +49,63 @@ export const DetailsCollection = z
 
 export const AgentRef = z.object({ id: Uuid, name: z.string() });
 
+export const CARRIERS = ['simulated', 'sip'] as const;
+export const Carrier = z.enum(CARRIERS);
+export type Carrier = z.infer<typeof Carrier>;
+
+export interface SipResponse {
+  code: number;
+  reason: string;
+}
+
+/**
+ * The final SIP response the simulated carrier reports for each outcome, as a real network would
+ * answer the INVITE: voicemail is answered (by the machine) like a person.
+ */
+export const SIMULATED_SIP_RESPONSES = {
+  completed: { code: 200, reason: 'OK' },
+  voicemail: { code: 200, reason: 'OK' },
+  busy: { code: 486, reason: 'Busy Here' },
+  no_answer: { code: 480, reason: 'Temporarily Unavailable' },
+  failed: { code: 503, reason: 'Service Unavailable' },
+} as const satisfies Record<CallOutcome, SipResponse>;
+/** What the INVITE of a call the system hung up before the answer gets (our CANCEL ended it). */
+export const SIP_REQUEST_TERMINATED = {
+  code: 487,
+  reason: 'Request Terminated',
+} as const satisfies SipResponse;
+
+const simulatedSipText = (Object.entries(SIMULATED_SIP_RESPONSES) as [CallOutcome, SipResponse][])
+  .map(([outcome, sip]) => `${outcome} ${sip.code} ${sip.reason}`)
+  .join(', ');
+
+export const CallTelephony = z
+  .object({
+    carrier: Carrier.describe(
+      '`simulated`: the built-in simulated carrier, no real telephone network was dialed; `sip`: a SIP trunk',
+    ),
+    trunk_id: Uuid.nullable().describe(
+      'The SIP trunk the call went out through; null for the simulated carrier',
+    ),
+    sip_code: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        'Final SIP response code to the call\u2019s INVITE; null while none has arrived (initializing, ringing), ' +
+          'when the call ended without one (a timeout), or for calls stored before SIP responses were kept',
+      ),
+    sip_reason: z.string().nullable().describe('Reason phrase of that response; null with sip_code'),
+  })
+  .meta({
+    id: 'CallTelephony',
+    description:
+      'How the call was carried. The simulated carrier answers as a real network would: ' +
+      `${simulatedSipText}; ${SIP_REQUEST_TERMINATED.code} ${SIP_REQUEST_TERMINATED.reason} when the system ` +
+      'hung up before the answer; 200 OK as soon as a call is answered (in_progress).',
+  });
+export type CallTelephony = z.infer<typeof CallTelephony>;
+
 /** The call record: spec 2.2 and 2.3 plus the webhook payload's fields (decisions.md, Records). */
 export const Call = z
   .object({
@@ -65,15 +122,39 @@ export const Call = z
     campaign_id: Uuid.nullable(),
     metadata: JsonObject.nullable(),
     created_at: DateTime,
-    started_at: DateTime.nullable(),
-    answered_at: DateTime.nullable(),
-    ended_at: DateTime.nullable(),
-    duration: z.number().int(),
-    duration_seconds: z.number().int(),
-    duration_minutes: z.number(),
-    transcript: z.array(TranscriptEntry),
-    recording_url: z.string().nullable(),
-    sentiment: Sentiment.nullable(),
+    started_at: DateTime.nullable().describe('When the call was accepted (wall clock)'),
+    answered_at: DateTime.nullable().describe(
+      'When the call was picked up (by a person, or a voicemail machine); null if it never was',
+    ),
+    ended_at: DateTime.nullable().describe(
+      'When the call ended; null until then. Every timestamp of a call is the wall-clock time at which it ' +
+        'happened, never in the future, whatever the simulated carrier\u2019s pace (SIM_TIME_SCALE)',
+    ),
+    duration: z
+      .number()
+      .int()
+      .describe(
+        'Wall-clock seconds from answered_at to ended_at, counted per started second (like carrier billing); ' +
+          '0 for a call that was never answered',
+      ),
+    duration_seconds: z.number().int().describe('The same as duration'),
+    duration_minutes: z.number().describe('duration / 60, rounded to two decimals'),
+    transcript: z
+      .array(TranscriptEntry)
+      .describe(
+        'What was said, in order; each entry\u2019s timestamp is the UTC clock time (HH:MM:SS) its line began, ' +
+          'between answered_at and ended_at. Empty for a call that was never answered',
+      ),
+    recording_url: z
+      .string()
+      .describe(
+        'Signed link to the recording (WAV), valid for a limited time and fresh on every read; `""` when the ' +
+          'call produced no audio (never answered, or not ended yet)',
+      ),
+    sentiment: Sentiment.describe(
+      'positive, neutral or negative; `neutral` when there was no conversation (not answered, voicemail, or ' +
+        'not ended yet)',
+    ),
     call_summary: z.string().nullable(),
     call_end_reason: CallEndReason.nullable(),
     ended_by: EndedBy.nullable(),
@@ -84,6 +165,7 @@ export const Call = z
     cost_currency: z.literal('USD'),
     prompt_version_id: Uuid.nullable(),
     prompt_hash: z.string(),
+    telephony: CallTelephony,
   })
   .meta({ id: 'Call' });
 export type Call = z.infer<typeof Call>;

@@ -76,6 +76,23 @@ export interface EventOf<T> {
   data: T;
 }
 
+/**
+ * A call record as an event carries it. Events written before sentiment and recording_url became
+ * non-null (they were null for calls without a conversation or a recording) and before telephony
+ * was added may still wait in an outbox or a stream after an upgrade: they read as the current
+ * record says such a call is, instead of being dropped as outside the contract.
+ */
+const EventCall = z.preprocess((value) => {
+  if (typeof value !== 'object' || value === null) return value;
+  const call = value as Record<string, unknown>;
+  return {
+    ...call,
+    sentiment: call.sentiment ?? 'neutral',
+    recording_url: call.recording_url ?? '',
+    telephony: call.telephony ?? { carrier: 'simulated', trunk_id: null, sip_code: null, sip_reason: null },
+  };
+}, Call);
+
 export const CallStatusChanged = z.object({
   call_id: Uuid,
   status: CallStatus,
@@ -84,12 +101,12 @@ export const CallStatusChanged = z.object({
   agent_id: Uuid,
   /** Monotonic per call: consumers ignore anything older than what they have seen. */
   sequence: z.number().int(),
-  /** The record after this transition (recording_url unsigned: the gateway signs links). */
-  call: Call,
+  /** The record after this transition (recording_url empty: the gateway signs links). */
+  call: EventCall,
 });
 
 export const CallEnded = z.object({
-  call: Call,
+  call: EventCall,
   /**
    * The final transition's sequence, for live subscribers (for whom CALL_ENDED is the call's last
    * status change). Absent from events written before it was added: those are final all the same.

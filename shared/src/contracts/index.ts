@@ -7,4 +7,5 @@ export * from './discovery';
 export * from './events';
 export * from './notices';
 export * from './subjects';
+export * from './telephony';
 export * from './webhook';

@@ -35,6 +35,7 @@ import {
 } from './campaign';
 import { Page, PageQuery, Uuid } from './common';
 import { AgentType, AgentTypesRequest, AiModel, Industry, Language, Voice } from './discovery';
+import { TelephonyProviderInfo } from './telephony';
 import { WebhookDelivery } from './webhook';
 
 /** The services that answer on the bus; each name is also its queue group and subject domain. */
@@ -49,6 +50,8 @@ export const HealthReply = z.object({
   instance: z.string(),
   uptime_seconds: z.number(),
   checks: z.record(z.string(), z.enum(['ok', 'failing'])),
+  /** The call service's: the telephony provider it dials through. */
+  telephony: TelephonyProviderInfo.optional(),
 });
 export type HealthReply = z.infer<typeof HealthReply>;
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { serveRpc } from '../bus/rpc';
 import type { Bus, Subscription } from '../bus/types';
 import type { Config } from '../config';
-import { HEALTH, type ServiceName } from '../contracts/subjects';
+import { HEALTH, type HealthReply, type ServiceName } from '../contracts/subjects';
 import { type Sql, withDeadline } from '../db/connect';
 import type { Logger } from '../log';
 import type { Metrics } from '../metrics/metrics';
@@ -100,8 +100,15 @@ export function defineService(parts: ServiceParts): ServiceHandle {
 /** How long a health probe waits for the database before calling it failing. */
 export const HEALTH_DATABASE_DEADLINE_MS = 1_000;
 
-/** Answers `<service>.health` with the service's own view: the bus reached it, can it reach its database? */
-export function serveHealth(deps: ServiceDeps, name: ServiceName): Subscription {
+/**
+ * Answers `<service>.health` with the service's own view: the bus reached it, can it reach its
+ * database? `extra` goes into every reply as it is (the call service names its telephony provider).
+ */
+export function serveHealth(
+  deps: ServiceDeps,
+  name: ServiceName,
+  extra: Pick<HealthReply, 'telephony'> = {},
+): Subscription {
   const instance = `${name}-${randomUUID().slice(0, 8)}`;
   const started = Date.now();
   return serveRpc(
@@ -124,6 +131,7 @@ export function serveHealth(deps: ServiceDeps, name: ServiceName): Subscription 
         instance,
         uptime_seconds: Math.round((Date.now() - started) / 1000),
         checks: { database },
+        ...extra,
       };
     },
     { queue: name, log: deps.log },

@@ -106,7 +106,12 @@ export const AGENT_ROUTES: RpcRoute[] = [
       'prompt. A new language without a voice keeps the current voice if it speaks the language, else takes ' +
       'that language\u2019s default voice; a voice sent must speak the language (422). ' +
       '`webhook_config: null` removes the webhook; within webhook_config an omitted secret keeps the current ' +
-      'one and `secret: null` removes it.',
+      'one and `secret: null` removes it. A secret is any non-empty string of up to 256 characters (use 32 or ' +
+      'more random characters); with one, every delivery is signed. CALL_ENDED carries `event`, `timestamp` ' +
+      'and in `data` the call record\u2019s fields of the webhook payload (session_id, phone_number, status, ' +
+      'durations, times, sentiment, transcript, recording_url, costs, metadata, ...) plus `telephony`: ' +
+      '`sentiment` is always positive, neutral or negative (neutral without a conversation) and ' +
+      '`recording_url` always a string (`""` when the call produced no audio).',
     params: AgentParams,
     body: UpdateAgentBody,
     moreIssues: checkSettings('update'),

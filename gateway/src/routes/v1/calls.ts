@@ -1,4 +1,4 @@
-import { ListCallsQuery, MakeCallBody, Uuid } from '@voice/shared';
+import { describeTestNumbers, ListCallsQuery, MakeCallBody, Uuid } from '@voice/shared';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../deps';
@@ -19,7 +19,11 @@ export const CALL_ROUTES: RpcRoute[] = [
       '`initializing` once the call is stored. Calls are dialed in the order they were accepted, at most ' +
       '`CALL_DIALS_PER_SECOND` a second per call service instance (default 100, like a carrier trunk\u2019s ' +
       'calls-per-second): a burst is accepted at once and waits in `initializing` for its turn. The call then moves ' +
-      'through ringing and in_progress to its outcome. Send an ' +
+      'through ringing and in_progress to its outcome. Calls are simulated unless a real telephony provider is ' +
+      'configured (GET /v1/health names it): the default simulated carrier dials no real telephone network, ' +
+      'takes time like a real call (paced by SIM_TIME_SCALE) and ends with a full record whose `telephony.carrier` ' +
+      `is \`simulated\`. Its test numbers pick the outcome by the dialed number\u2019s last four digits: ` +
+      `${describeTestNumbers()}. Send an ` +
       '`Idempotency-Key` to make retries safe: a repeat with the same body returns the first response and dials ' +
       'nobody; the same key with another body is a 409. Keys are kept 24 hours per account.',
     body: MakeCallBody,

@@ -1,4 +1,4 @@
-import { Envelope } from '@voice/shared';
+import { describeTestNumbers, Envelope } from '@voice/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { checkHealth, HealthReport } from '../../clients/health';
 import type { GatewayDeps } from '../../deps';
@@ -17,7 +17,9 @@ export const systemRoutes: FastifyPluginAsyncZod<GatewayDeps> = async (app, deps
         summary: 'Health of the gateway and of every service behind it',
         description:
           'Public. Always 200 while the gateway runs: `status` is `ok` when every component answers, ' +
-          'otherwise `degraded` with each component reported.',
+          'otherwise `degraded` with each component reported. `telephony` names the provider calls go ' +
+          `through: \`simulated\` (the default) places no real calls; its test numbers are the dialed ` +
+          `number\u2019s last four digits: ${describeTestNumbers()}.`,
         security: [],
         response: { 200: Envelope(HealthReport), ...errorResponses() },
       },

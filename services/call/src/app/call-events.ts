@@ -43,7 +43,7 @@ export function statusEvent(
       campaign_id: row.campaign_id,
       agent_id: row.agent_id,
       sequence: row.sequence,
-      call: toCall(row, null),
+      call: toCall(row),
     },
   };
 }
@@ -61,9 +61,7 @@ function endedEvent(row: CallRow, call: Call): NewEvent<z.infer<typeof CallEnded
 
 /** The events of the transition to `row` (from `previous`): CALL_ENDED if final, else a live one. */
 export function transitionEvents(row: CallRow, previous: CallRow['status']): TransitionEvents {
-  return isFinal(row.status)
-    ? { ended: endedEvent(row, toCall(row, null)) }
-    : { live: statusEvent(row, previous) };
+  return isFinal(row.status) ? { ended: endedEvent(row, toCall(row)) } : { live: statusEvent(row, previous) };
 }
 
 /**

@@ -30,7 +30,7 @@ export class CallExport {
     for (let batch = Math.min(limit, EXPORT_FIRST_BATCH); ; ) {
       const rows = await callRepository.after(this.sql, accountId, filters, cursor, batch);
       for (const row of rows) {
-        const call = toCall(row, null);
+        const call = toCall(row);
         const size = JSON.stringify(call).length;
         if (items.length > 0 && bytes + size > EXPORT_CHUNK_BYTES) return chunkOf(items, true);
         bytes += size;

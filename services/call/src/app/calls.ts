@@ -19,12 +19,14 @@ import {
   toPage,
   transaction,
 } from '@voice/shared';
-import type {
-  CallSession,
-  CarrierEvent,
-  CarrierStage,
-  DialRequest,
-  TelephonyProvider,
+import {
+  type CallSession,
+  type CarrierEvent,
+  type CarrierStage,
+  connectedSeconds,
+  costs,
+  type DialRequest,
+  type TelephonyProvider,
 } from '../carrier/index';
 import { callRepository, newCallRow } from '../db/call-repository';
 import { agentCopy, type CallRow, isFinal, toCall } from '../db/call-rows';
@@ -127,7 +129,7 @@ export class CallsApp {
     } catch (error) {
       // A re-sent placement whose agent was deleted since: the call it placed, if there is one.
       const existing = body.id ? await callRepository.find(this.options.sql, accountId, body.id) : undefined;
-      if (existing) return toCall(existing, null);
+      if (existing) return toCall(existing);
       throw error;
     }
     const now = new Date();
@@ -145,6 +147,7 @@ export class CallsApp {
         prompt_version_id: agent.prompt_version_id,
         prompt_hash: agent.prompt_hash,
         owner: this.options.instanceId,
+        carrier: this.options.provider.info.provider,
       },
       now,
     );
@@ -154,7 +157,7 @@ export class CallsApp {
     // Announced before it can be dialed, so its subscribers see 'initializing' first.
     this.announce(statusEvent(row, null));
     this.queue.push(row);
-    return toCall(row, null);
+    return toCall(row);
   }
 
   private leaseWritten: Promise<void> | undefined;
@@ -174,19 +177,19 @@ export class CallsApp {
   private async placedAlready(accountId: string, id: string | undefined): Promise<Call> {
     const existing = id ? await callRepository.find(this.options.sql, accountId, id) : undefined;
     if (!existing) throw new AppError('INVALID_STATE', 'This call id is already in use');
-    return toCall(existing, null);
+    return toCall(existing);
   }
 
   async get(accountId: string, callId: string): Promise<Call> {
     const row = await callRepository.find(this.options.sql, accountId, callId);
     if (!row) throw new AppError('CALL_NOT_FOUND');
-    return toCall(row, null);
+    return toCall(row);
   }
 
   async list(accountId: string, filters: CallFilters, page: PageQuery): Promise<PageOf<Call>> {
     const { rows, total } = await callRepository.page(this.options.sql, accountId, filters, page);
     return toPage(
-      rows.map((row) => toCall(row, null)),
+      rows.map((row) => toCall(row)),
       total,
       page,
     );
@@ -305,9 +308,8 @@ export class CallsApp {
       const row = await callRepository.lock(tx, callId);
       if (!row || isFinal(row.status)) return false;
       const now = new Date();
-      const duration = row.answered_at
-        ? Math.max(0, Math.floor((now.getTime() - row.answered_at.getTime()) / 1000))
-        : 0;
+      const duration = connectedSeconds(row.answered_at, now);
+      const cost = costs(duration);
       const updated = await callRepository.transition(
         tx,
         row,
@@ -315,6 +317,9 @@ export class CallsApp {
           status: 'failed',
           ended_at: now,
           duration_seconds: duration,
+          ai_cost: String(cost.ai_cost),
+          telephony_cost: String(cost.telephony_cost),
+          total_cost: String(cost.total_cost),
           call_summary: 'The call did not finish in time and was ended by the system.',
           call_end_reason: 'timeout',
           ended_by: 'system',

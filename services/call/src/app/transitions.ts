@@ -15,7 +15,14 @@ export function transitionFor(row: CallRow, event: CarrierEvent): Transition | n
     case 'ringing':
       return row.status === 'initializing' ? { status: 'ringing' } : null;
     case 'answered':
-      return row.status === 'in_progress' ? null : { status: 'in_progress', answered_at: event.at };
+      return row.status === 'in_progress'
+        ? null
+        : {
+            status: 'in_progress',
+            answered_at: event.at,
+            sip_code: event.sip?.code ?? null,
+            sip_reason: event.sip?.reason ?? null,
+          };
     case 'ended': {
       const result = event.result;
       return {
@@ -32,6 +39,8 @@ export function transitionFor(row: CallRow, event: CarrierEvent): Transition | n
         ai_cost: String(result.ai_cost),
         telephony_cost: String(result.telephony_cost),
         total_cost: String(result.total_cost),
+        // A network that reports none keeps what the answer brought.
+        ...(result.sip ? { sip_code: result.sip.code, sip_reason: result.sip.reason } : {}),
         owner: null,
       };
     }

@@ -7,8 +7,9 @@ export {
   type PlannedEvent,
   planCall,
   TIMINGS,
+  wallTime,
 } from './plan';
-export { costs, RATES } from './result';
+export { connectedSeconds, costs, RATES } from './result';
 export { SimulatedCarrier, type SimulatedCarrierOptions } from './simulated-carrier';
 export type {
   AgentSnapshot,

@@ -1,8 +1,14 @@
-import type { CallOutcome } from '@voice/shared';
+import {
+  type CallOutcome,
+  SIMULATED_SIP_RESPONSES,
+  SIP_REQUEST_TERMINATED,
+  type SipResponse,
+  simulatedOutcomeFor,
+} from '@voice/shared';
 import { type ContactInfo, contactFrom } from './contact';
 import { type Conversation, converse, leaveMessage, type Mood } from './conversation';
 import { createRng, type Rng } from './prng';
-import { costs, detailsOf, sentimentOf, summaryOf, transcriptOf } from './result';
+import { connectedSeconds, costs, detailsOf, sentimentOf, summaryOf, transcriptOf } from './result';
 import type { CallEndReasonValue, CallResult, DialRequest, EndedByValue } from './types';
 
 /** No plan lasts longer than this from the start of dialing (simulated seconds). */
@@ -25,25 +31,21 @@ export const TIMINGS = {
 } as const satisfies Record<string, readonly [number, number]>;
 
 /** Test numbers, as a carrier's: the last four digits of the dialed number pick the outcome. */
-export function outcomeFor(to: string): CallOutcome {
-  const tail = to.replace(/\D/g, '').slice(-4);
-  const outcomes: Record<string, CallOutcome> = {
-    '0001': 'no_answer',
-    '0002': 'busy',
-    '0003': 'voicemail',
-    '0004': 'failed',
-  };
-  return outcomes[tail] ?? 'completed';
-}
+export const outcomeFor: (to: string) => CallOutcome = simulatedOutcomeFor;
 
 export interface PlannedEvent {
   type: 'ringing' | 'answered' | 'ended';
   atMs: number;
 }
 
-/** Everything about one simulated call; offsets are simulated ms from `request.startedAt`. */
+/**
+ * Everything about one simulated call. Offsets (`...Ms`) are simulated ms from `request.startedAt`;
+ * the call plays back at `timeScale` (SIM_TIME_SCALE), so an offset falls due at the wall-clock
+ * time `wallTime` gives, and the result's times, duration and costs are those wall-clock ones.
+ */
 export interface CallPlan {
   request: DialRequest;
+  timeScale: number;
   contact: ContactInfo;
   outcome: CallOutcome;
   mood: Mood | null;
@@ -58,6 +60,17 @@ export interface CallPlan {
   conversation: Conversation | null;
   events: PlannedEvent[];
   result: CallResult;
+}
+
+/** The wall-clock moment a simulated offset falls due (whole ms, never after it is due). */
+export function wallTime(plan: Pick<CallPlan, 'request' | 'timeScale'>, atMs: number): Date {
+  return new Date(Math.floor(plan.request.startedAt.getTime() + atMs * plan.timeScale));
+}
+
+/** A wall-clock span in words, for summaries. */
+function secondsText(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  return seconds < 1 ? 'less than a second' : `${seconds} second${seconds === 1 ? '' : 's'}`;
 }
 
 const span = (rng: Rng, [min, max]: readonly [number, number]): number => rng.int(min, max);
@@ -78,13 +91,19 @@ const ENDINGS: Record<CallOutcome, { reason: CallEndReasonValue; by: EndedByValu
   voicemail: { reason: 'voicemail_detected', by: 'agent' },
 };
 
-/** Deterministic per request: the same call always rings, answers, says and costs the same. */
-export function planCall(request: DialRequest): CallPlan {
+/**
+ * Deterministic per request and pace: the same call always rings, answers, says and costs the
+ * same. At `timeScale` below 1 the call is compressed in wall time, and so are its duration and
+ * costs (decisions.md: they are the wall-clock ones).
+ */
+export function planCall(request: DialRequest, timeScale = 1): CallPlan {
   // Seeded by the call id alone so that the timeline survives a restart that re-plans the call.
   const rng = createRng(`carrier:${request.callId}`);
   const contact = contactFrom(request.metadata);
   const outcome = outcomeFor(request.to);
   const limitMs = MAX_CALL_SECONDS * 1000 - TIMINGS.hangUpAfterLastWordMs[1] - 1000;
+  const wallMs = (fromMs: number, toMs: number) =>
+    wallTime({ request, timeScale }, toMs).getTime() - wallTime({ request, timeScale }, fromMs).getTime();
   let ringingAtMs: number | null = null;
   let answeredAtMs: number | null = null;
   let conversation: Conversation | null = null;
@@ -99,7 +118,7 @@ export function planCall(request: DialRequest): CallPlan {
     ringingAtMs = span(rng, TIMINGS.postDialMs);
     if (outcome === 'no_answer') {
       endedAtMs = ringingAtMs + span(rng, TIMINGS.ringUntilNoAnswerMs);
-      how = `rang for ${Math.round((endedAtMs - ringingAtMs) / 1000)} seconds and was not answered`;
+      how = `rang for ${secondsText(wallMs(ringingAtMs, endedAtMs))} and was not answered`;
     } else if (outcome === 'busy') {
       endedAtMs = ringingAtMs + span(rng, TIMINGS.busyAfterMs);
       how = 'found the line busy';
@@ -109,7 +128,8 @@ export function planCall(request: DialRequest): CallPlan {
       const message = leaveMessage(request.agent, contact, request.from, rng, messageAt);
       conversation = { ...message, items: [], declined: [], objectionAtMs: null };
       endedAtMs = alignEnd(answeredAtMs, message.lastSpeechMs + span(rng, TIMINGS.hangUpAfterLastWordMs));
-      how = `reached voicemail, and the agent left a ${Math.round((endedAtMs - answeredAtMs) / 1000)}-second message`;
+      const seconds = Math.ceil(wallMs(answeredAtMs, endedAtMs) / 1000);
+      how = `reached voicemail, and the agent left a ${seconds}-second message`;
     } else {
       answeredAtMs = ringingAtMs + span(rng, TIMINGS.ringBeforeAnswerMs);
       mood = pickMood(rng);
@@ -129,6 +149,7 @@ export function planCall(request: DialRequest): CallPlan {
 
   const plan = {
     request,
+    timeScale,
     contact,
     outcome,
     mood,
@@ -147,6 +168,7 @@ export function planCall(request: DialRequest): CallPlan {
       by: ending.by,
       how,
       cancelled: false,
+      sip: SIMULATED_SIP_RESPONSES[outcome],
     }),
   };
 }
@@ -157,27 +179,32 @@ interface Ending {
   by: EndedByValue;
   how: string;
   cancelled: boolean;
+  sip: SipResponse;
 }
 
 /** The record of the plan's call as it stood at `end.atMs`: lines and items up to then. */
 function buildResult(plan: Omit<CallPlan, 'result'>, end: Ending, status = plan.outcome): CallResult {
   const { request, conversation, answeredAtMs } = plan;
-  const { startedAt, agent } = request;
+  const { agent } = request;
+  const wallAt = (atMs: number) => wallTime(plan, atMs);
   const answered = answeredAtMs !== null && conversation !== null && status === plan.outcome;
   const upTo = <T extends { atMs: number }>(xs: readonly T[]) => xs.filter((x) => x.atMs <= end.atMs);
   const lines = answered ? conversation.lines.filter((l) => l.startMs <= end.atMs) : [];
   const items = answered ? upTo(conversation.items) : [];
   const details = detailsOf(agent.collects, items, answered && status === 'completed');
-  const duration = answered ? Math.floor((end.atMs - answeredAtMs) / 1000) : 0;
+  const answeredAt = answered ? wallAt(answeredAtMs) : null;
+  const endedAt = wallAt(end.atMs);
+  const duration = connectedSeconds(answeredAt, endedAt);
   const objection = answered && conversation.objectionAtMs !== null && conversation.objectionAtMs <= end.atMs;
   return {
     status,
-    answered_at: answered ? new Date(startedAt.getTime() + answeredAtMs) : null,
-    ended_at: new Date(startedAt.getTime() + end.atMs),
+    answered_at: answeredAt,
+    ended_at: endedAt,
     duration_seconds: duration,
-    transcript: transcriptOf(startedAt, lines),
+    transcript: transcriptOf(lines, wallAt),
+    // No conversation (unanswered, or a voicemail message): nothing to read a mood from.
     sentiment:
-      answered && status === 'completed' && plan.mood ? sentimentOf(plan.mood, details.status) : null,
+      answered && status === 'completed' && plan.mood ? sentimentOf(plan.mood, details.status) : 'neutral',
     call_summary: summaryOf({
       agentType: agent.agent_type,
       goal: agent.goal,
@@ -194,6 +221,7 @@ function buildResult(plan: Omit<CallPlan, 'result'>, end: Ending, status = plan.
     ended_by: end.by,
     details_collection: details,
     ...costs(duration),
+    sip: end.sip,
   };
 }
 
@@ -206,7 +234,9 @@ function buildResult(plan: Omit<CallPlan, 'result'>, end: Ending, status = plan.
 export function cutShort(plan: CallPlan, atMs: number, answered: boolean): CallResult {
   const base = { atMs, reason: 'cancelled' as const, by: 'system' as const, cancelled: true };
   if (answered && plan.answeredAtMs !== null && atMs >= plan.answeredAtMs) {
-    return buildResult(plan, { ...base, how: 'was cut short when the system hung up' });
+    const sip = SIMULATED_SIP_RESPONSES[plan.outcome];
+    return buildResult(plan, { ...base, how: 'was cut short when the system hung up', sip });
   }
-  return buildResult(plan, { ...base, how: 'was cancelled by the system before it was answered' }, 'failed');
+  const how = 'was cancelled by the system before it was answered';
+  return buildResult(plan, { ...base, how, sip: SIP_REQUEST_TERMINATED }, 'failed');
 }

@@ -4,9 +4,10 @@ import type { CallSentiment, DetailsCollectionResult, TranscriptLine } from './t
 import { humanize } from './values';
 
 /**
- * Simulated prices in USD per minute of connected time (answer to hang-up), billed per second.
- * Telephony is in line with public US outbound PSTN rates; AI covers speech-to-text, the language
- * model and text-to-speech together. Unanswered calls cost nothing: carriers bill connected time.
+ * Simulated prices in USD per minute of connected time (answer to hang-up), billed per started
+ * second. Telephony is in line with public US outbound PSTN rates; AI covers speech-to-text, the
+ * language model and text-to-speech together. Unanswered calls cost nothing: carriers bill
+ * connected time.
  */
 export const RATES = { telephonyPerMinute: 0.014, aiPerMinute: 0.06 } as const;
 
@@ -26,13 +27,26 @@ export function costs(durationSeconds: number): {
   return { ai_cost, telephony_cost, total_cost: round(ai_cost + telephony_cost, 4) };
 }
 
-/** `HH:MM:SS` wall-clock time (UTC) of a moment `offsetMs` into the simulated call. */
-export function clockTime(startedAt: Date, offsetMs: number): string {
-  return new Date(startedAt.getTime() + offsetMs).toISOString().slice(11, 19);
+/**
+ * A call's duration: wall-clock seconds from answer to hang-up, counted per started second as
+ * carriers bill (a call answered and hung up within one second lasted 1 s); 0 if never answered.
+ */
+export function connectedSeconds(answeredAt: Date | null, endedAt: Date): number {
+  if (answeredAt === null) return 0;
+  return Math.max(0, Math.ceil((endedAt.getTime() - answeredAt.getTime()) / 1000));
 }
 
-export function transcriptOf(startedAt: Date, lines: readonly PlannedLine[]): TranscriptLine[] {
-  return lines.map((l) => ({ role: l.role, content: l.content, timestamp: clockTime(startedAt, l.startMs) }));
+/** `HH:MM:SS` wall-clock time (UTC) of a moment. */
+export function clockTime(at: Date): string {
+  return at.toISOString().slice(11, 19);
+}
+
+/** The lines as said, each stamped with the wall-clock time its planned offset fell on. */
+export function transcriptOf(
+  lines: readonly PlannedLine[],
+  wallAt: (atMs: number) => Date,
+): TranscriptLine[] {
+  return lines.map((l) => ({ role: l.role, content: l.content, timestamp: clockTime(wallAt(l.startMs)) }));
 }
 
 /**

@@ -1,4 +1,5 @@
-import { type CallPlan, cutShort, MAX_CALL_SECONDS, type PlannedEvent, planCall } from './plan';
+import { simulatedTelephonyInfo, type TelephonyProviderInfo } from '@voice/shared';
+import { type CallPlan, cutShort, MAX_CALL_SECONDS, type PlannedEvent, planCall, wallTime } from './plan';
 import type { CallSession, CarrierEvent, CarrierStage, DialRequest, TelephonyProvider } from './types';
 import { synthesizeRecording } from './wav';
 
@@ -22,10 +23,12 @@ const REMAINING: Record<CarrierStage, ReadonlySet<PlannedEvent['type']>> = {
 
 /**
  * The default telephony provider (decisions.md, "Simulated carrier"): plans the call up front
- * (deterministic per call id) and plays the plan back on timers scaled by SIM_TIME_SCALE.
+ * (deterministic per call id) and plays the plan back on timers scaled by SIM_TIME_SCALE. Every
+ * event carries the wall-clock time it fell due at, so nothing it reports lies in the future.
  */
 export class SimulatedCarrier implements TelephonyProvider {
   readonly maxCallSeconds = MAX_CALL_SECONDS;
+  readonly info: TelephonyProviderInfo;
   private readonly timeScale: number;
   private readonly now: () => number;
   private readonly retry: { attempts: number; baseDelayMs: number };
@@ -36,6 +39,7 @@ export class SimulatedCarrier implements TelephonyProvider {
       throw new RangeError(`timeScale must be a positive number, got ${options.timeScale}`);
     }
     this.timeScale = options.timeScale;
+    this.info = simulatedTelephonyInfo(options.timeScale);
     this.now = options.now ?? Date.now;
     this.retry = options.retry ?? { attempts: 4, baseDelayMs: 100 };
   }
@@ -99,7 +103,7 @@ class Session implements CallSession {
   ) {
     // Planned here, synchronously, so that a request the planner cannot handle throws from dial()
     // into the caller's hands instead of rejecting a `done` nobody may be watching.
-    this.plan = planCall(request);
+    this.plan = planCall(request, timeScale);
     this.answeredDelivered = stage === 'in_progress';
     const delivered = this.plan.events.filter((e) => !REMAINING[stage].has(e.type));
     this.lastAtMs = delivered.at(-1)?.atMs ?? 0;
@@ -123,24 +127,21 @@ class Session implements CallSession {
     this.wake?.();
   }
 
-  /** Wall time (ms) at which a simulated offset falls due. */
-  private wallAt(atMs: number): number {
-    return this.request.startedAt.getTime() + atMs * this.timeScale;
-  }
-
   private async run(stage: CarrierStage): Promise<void> {
     const { plan } = this;
     const { startedAt } = this.request;
     // Without an 'answered' event (voicemail) the call service never sees the pick-up: go by time.
     const signalsAnswer = plan.events.some((e) => e.type === 'answered');
     for (const planned of plan.events.filter((e) => REMAINING[stage].has(e.type))) {
-      await this.sleepUntil(this.wallAt(planned.atMs));
+      const at = wallTime(plan, planned.atMs);
+      await this.sleepUntil(at.getTime());
       if (this.abandoned) return;
       if (this.hangUpAtWall !== null) {
-        // Simulated moment of the hang-up; a call whose natural end was already due ends naturally.
+        // Simulated moment of the hang-up (rounded down: its wall time is not after the hang-up);
+        // a call whose natural end was already due ends naturally.
         const atMs = Math.max(
           this.lastAtMs,
-          Math.round((this.hangUpAtWall - startedAt.getTime()) / this.timeScale),
+          Math.floor((this.hangUpAtWall - startedAt.getTime()) / this.timeScale),
         );
         if (atMs < plan.endedAtMs) {
           const result = cutShort(plan, atMs, this.answeredDelivered || !signalsAnswer);
@@ -148,19 +149,29 @@ class Session implements CallSession {
           return;
         }
       }
-      const at = new Date(startedAt.getTime() + planned.atMs);
       const event: CarrierEvent =
-        planned.type === 'ended' ? { type: 'ended', at, result: plan.result } : { type: planned.type, at };
+        planned.type === 'ended'
+          ? { type: 'ended', at, result: plan.result }
+          : planned.type === 'answered'
+            ? { type: 'answered', at, sip: plan.result.sip }
+            : { type: 'ringing', at };
       if (!(await this.deliver(event))) return;
       this.lastAtMs = planned.atMs;
       if (planned.type === 'answered') this.answeredDelivered = true;
     }
   }
 
-  /** Resolves at `wallMs`, or at once on a hang-up / abandon. */
-  private sleepUntil(wallMs: number): Promise<void> {
-    const delay = wallMs - this.now();
-    if (delay <= 0 || this.hangUpAtWall !== null || this.abandoned) return Promise.resolve();
+  /**
+   * Resolves once the clock reads `wallMs` (timers may fire a millisecond early: it sleeps again
+   * then, so an event is never stamped ahead of the clock), or at once on a hang-up / abandon.
+   */
+  private async sleepUntil(wallMs: number): Promise<void> {
+    while (this.now() < wallMs && this.hangUpAtWall === null && !this.abandoned) {
+      await this.sleepFor(wallMs - this.now());
+    }
+  }
+
+  private sleepFor(delay: number): Promise<void> {
     return new Promise((resolve) => {
       this.wake = () => {
         this.wake = null;

@@ -1,4 +1,12 @@
-import type { CallEndReason, CallOutcome, CollectedDetail, EndedBy, TranscriptEntry } from '@voice/shared';
+import type {
+  CallEndReason,
+  CallOutcome,
+  CollectedDetail,
+  EndedBy,
+  SipResponse,
+  TelephonyProviderInfo,
+  TranscriptEntry,
+} from '@voice/shared';
 import type { z } from 'zod';
 
 export type CallEndReasonValue = z.infer<typeof CallEndReason>;
@@ -29,7 +37,7 @@ export interface DialRequest {
   to: string;
   agent: AgentSnapshot;
   metadata: Record<string, unknown> | null;
-  /** when dialing began (simulated clock origin) */
+  /** When dialing began (wall clock): the origin of the call's timeline. */
   startedAt: Date;
 }
 
@@ -40,13 +48,18 @@ export interface DetailsCollectionResult {
   collected_values: Record<string, unknown>;
 }
 
+/**
+ * How a call ended. Times are wall-clock times at which things happened (never in the future);
+ * duration_seconds is the wall time from answer to hang-up, and the costs follow it.
+ */
 export interface CallResult {
   status: CallOutcome;
   answered_at: Date | null;
   ended_at: Date;
   duration_seconds: number;
   transcript: TranscriptLine[];
-  sentiment: CallSentiment | null;
+  /** neutral when there was no conversation */
+  sentiment: CallSentiment;
   call_summary: string;
   call_end_reason: CallEndReasonValue;
   ended_by: EndedByValue;
@@ -54,11 +67,13 @@ export interface CallResult {
   ai_cost: number;
   telephony_cost: number;
   total_cost: number;
+  /** The final SIP response to the INVITE; null when there was none (or the network speaks no SIP). */
+  sip: SipResponse | null;
 }
 
 export type CarrierEvent =
   | { type: 'ringing'; at: Date }
-  | { type: 'answered'; at: Date }
+  | { type: 'answered'; at: Date; sip: SipResponse | null }
   | { type: 'ended'; at: Date; result: CallResult };
 
 /** The last stage whose event the call service has stored (its call status). */
@@ -71,6 +86,8 @@ export interface CallSession {
 }
 
 export interface TelephonyProvider {
+  /** What it is (GET /v1/health reports it; each call record names its carrier). */
+  readonly info: TelephonyProviderInfo;
   /** Starts a call; events are delivered in order, each awaited before the next; the last is 'ended'. */
   dial(request: DialRequest, onEvent: (event: CarrierEvent) => Promise<void>): CallSession;
   /**
@@ -91,6 +108,6 @@ export interface TelephonyProvider {
     contentLength: number;
     stream: NodeJS.ReadableStream;
   };
-  /** Longest a call can last (simulated seconds); the call service's reaper uses it. */
+  /** Longest a call can last, in simulated seconds (wall time: that × SIM_TIME_SCALE); the reaper uses it. */
   readonly maxCallSeconds: number;
 }

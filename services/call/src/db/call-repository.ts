@@ -23,6 +23,7 @@ export type NewCall = Pick<
   | 'prompt_version_id'
   | 'prompt_hash'
   | 'owner'
+  | 'carrier'
 >;
 export type CallChanges = Partial<Omit<CallRow, 'id' | 'account_id' | 'created_at'>>;
 
@@ -47,6 +48,7 @@ export function newCallRow(accountId: string, call: NewCall, createdAt: Date): C
     prompt_version_id: call.prompt_version_id,
     prompt_hash: call.prompt_hash,
     owner: call.owner,
+    carrier: call.carrier,
     account_id: accountId,
     status: 'initializing',
     sequence: 1,
@@ -64,6 +66,9 @@ export function newCallRow(accountId: string, call: NewCall, createdAt: Date): C
     ai_cost: '0',
     telephony_cost: '0',
     total_cost: '0',
+    trunk_id: null,
+    sip_code: null,
+    sip_reason: null,
   };
 }
 

@@ -1,4 +1,4 @@
-import { type AgentSnapshot, CALL_OUTCOMES, type Call, type CallStatus } from '@voice/shared';
+import { type AgentSnapshot, CALL_OUTCOMES, type Call, type CallStatus, type Carrier } from '@voice/shared';
 
 /** The agent as a call keeps it: everything the carrier and the record need, not the prompt text. */
 export type AgentCopy = Omit<AgentSnapshot, 'prompt'>;
@@ -28,7 +28,8 @@ export interface CallRow {
   ended_at: Date | null;
   duration_seconds: number;
   transcript: Call['transcript'];
-  sentiment: Call['sentiment'];
+  /** Null until the call ended; the record reads it as neutral (rows from before it was always set, too). */
+  sentiment: Call['sentiment'] | null;
   call_summary: string | null;
   call_end_reason: Call['call_end_reason'];
   ended_by: Call['ended_by'];
@@ -40,6 +41,11 @@ export interface CallRow {
   prompt_hash: string;
   /** The instance driving the call (its lease is in call.instances); null once ended or released. */
   owner: string | null;
+  carrier: Carrier;
+  trunk_id: string | null;
+  /** The final SIP response to the call's INVITE, once there is one. */
+  sip_code: number | null;
+  sip_reason: string | null;
 }
 
 /** A call's outcomes are its final states (decisions.md, "States"). */
@@ -47,8 +53,11 @@ export function isFinal(status: CallStatus): boolean {
   return (CALL_OUTCOMES as readonly CallStatus[]).includes(status);
 }
 
-/** The API's call record; `recordingUrl` is signed by whoever serves it (null until the call ended). */
-export function toCall(row: CallRow, recordingUrl: string | null): Call {
+/**
+ * The API's call record. Its `recording_url` is empty: a link is signed by whoever serves the
+ * record (the gateway, the webhook sender), fresh on every read.
+ */
+export function toCall(row: CallRow): Call {
   return {
     id: row.id,
     session_id: row.id,
@@ -70,8 +79,8 @@ export function toCall(row: CallRow, recordingUrl: string | null): Call {
     duration_seconds: row.duration_seconds,
     duration_minutes: Math.round((row.duration_seconds / 60) * 100) / 100,
     transcript: row.transcript,
-    recording_url: recordingUrl,
-    sentiment: row.sentiment,
+    recording_url: '',
+    sentiment: row.sentiment ?? 'neutral',
     call_summary: row.call_summary,
     call_end_reason: row.call_end_reason,
     ended_by: row.ended_by,
@@ -82,5 +91,11 @@ export function toCall(row: CallRow, recordingUrl: string | null): Call {
     cost_currency: 'USD',
     prompt_version_id: row.prompt_version_id,
     prompt_hash: row.prompt_hash,
+    telephony: {
+      carrier: row.carrier,
+      trunk_id: row.trunk_id,
+      sip_code: row.sip_code,
+      sip_reason: row.sip_reason,
+    },
   };
 }

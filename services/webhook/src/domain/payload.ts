@@ -8,7 +8,11 @@ export interface PayloadLinks {
   now?: number;
 }
 
-/** The CALL_ENDED body of spec 6.3, built from the final call record. */
+/**
+ * The CALL_ENDED body of spec 6.3, built from the final call record, with `telephony` (how the call
+ * was carried) beside the spec's fields. Every field has its spec type for every outcome:
+ * sentiment is one of the three values, recording_url a string (`""` without audio).
+ */
 export function callEndedPayload(call: Call, links: PayloadLinks) {
   const now = links.now ?? Date.now();
   const metadata: Record<string, unknown> = { ...(call.metadata ?? {}) };
@@ -37,11 +41,12 @@ export function callEndedPayload(call: Call, links: PayloadLinks) {
       recording_url:
         call.duration_seconds > 0
           ? signRecordingUrl({ baseUrl: links.baseUrl, callId: call.id, secret: links.recordingSecret, now })
-          : null,
+          : '',
       metadata,
       ai_cost: call.ai_cost,
       telephony_cost: call.telephony_cost,
       total_cost: call.total_cost,
+      telephony: call.telephony,
     },
   };
 }
