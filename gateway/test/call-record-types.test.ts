@@ -18,7 +18,7 @@ import { costs } from '../../services/call/src/carrier/index';
 const FROM = '+14155550100';
 /** A "60-second" simulated call takes about 0.6 s of wall time. */
 const SIM_TIME_SCALE = 0.01;
-/** Any non-empty string is a secret (decisions.md): one character signs like a long one. */
+/** Any non-empty string is a secret (the API guide): one character signs like a long one. */
 const SECRET = 'k';
 
 /** Each test number, what it ends as, and the SIP answer the simulated carrier reports. */

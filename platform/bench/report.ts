@@ -129,7 +129,7 @@ export function writeReport(path: string, report: Report): void {
     `- Machine: ${m.cpus} cores (\`nproc\`), ${m.cpuModel}, ${m.memoryGiB} GiB; shared and throttled, other work running`,
     `- Node ${m.node}; date ${m.date}`,
     `- Method: each comparison runs its servers back to back, in ${s.rounds} interleaved rounds (the order rotates each round) after a ${s.warmupS} s warm-up of each (${s.postWarmupS} s for POST /v1/call); autocannon ${s.connections} connections, ${s.durationS} s a run. Ratios are computed per round and their median is reported: absolute figures are not comparable across runs on this machine.`,
-    '- The platform runs as shipped: auth (API key), the per-key rate limit (an enterprise account of 1,000,000/min, counted in PostgreSQL; at these rates its places are leased to the gateway half a second ahead, as for any key sending 50 or more requests a second: README, Rate limits), validation, LOG_LEVEL info (its default; logs to a file). SIM_TIME_SCALE=0.00001 (calls of about zero length).',
+    '- The platform runs as shipped: auth (API key), the per-key rate limit (an enterprise account of 1,000,000/min, counted in PostgreSQL; at these rates its places are leased to the gateway half a second ahead, as for any key sending 50 or more requests a second: docs/architecture.md, "Rate limits on the hot path"), validation, LOG_LEVEL info (its default; logs to a file). SIM_TIME_SCALE=0.00001 (calls of about zero length).',
     '- The reference servers (platform/bench/reference/) run the platform\u2019s own SQL, with no auth, no rate limit and no logging. (b) runs twice, against the embedded PostgreSQL and against the server PostgreSQL the NATS topology uses, so each platform is compared on its own database.',
     '',
   ];

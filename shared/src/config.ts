@@ -6,7 +6,7 @@ const booleanFlag = z
 
 const url = (protocols: RegExp) => z.url({ protocol: protocols });
 
-/** The whole operator interface (decisions.md, "Operator interface"), parsed once at start. */
+/** The whole operator interface (README, "Configuration"), parsed once at start. */
 export const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),

@@ -47,7 +47,7 @@ export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.hasOwn(errorCatalogue, value);
 }
 
-/** One validation problem, in the shape decisions.md fixes for 422 bodies. */
+/** One validation problem, in the documented shape of 422 bodies. */
 export interface ValidationIssue {
   loc: (string | number)[];
   msg: string;

@@ -30,7 +30,7 @@ export const LOG_FLUSH_INTERVAL_MS = 200;
 
 export function createLogger(options: { level: string; name: string }): Logger {
   // Written in 4 KB pieces rather than one write per line: the gateway logs every request, and a
-  // write to a pipe per line was 4-6% of its CPU under load. pino flushes what is left when the
+  // write to a pipe per line was a visible share of its CPU (docs/performance.md). pino flushes what is left when the
   // process exits; a kill -9 can lose at most the last LOG_FLUSH_INTERVAL_MS of lines. Call
   // `flush()` after a line someone may be waiting for (start-up, shutdown).
   const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });

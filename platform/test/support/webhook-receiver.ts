@@ -78,7 +78,7 @@ export function signatureVerifies(secret: string, raw: Buffer, signature: string
 }
 
 export const Iso = z.iso.datetime({ offset: true });
-/** The CALL_ENDED body of spec 6.3, as a receiver would check it. */
+/** The documented CALL_ENDED body, as a receiver would check it. */
 export const CallEndedBody = z.strictObject({
   event: z.literal('CALL_ENDED'),
   timestamp: z.iso.datetime(),
@@ -116,7 +116,7 @@ export const CallEndedBody = z.strictObject({
     ai_cost: z.number(),
     telephony_cost: z.number(),
     total_cost: z.number(),
-    /** Beyond 6.3: how the call was carried (decisions.md, "Telephony"). */
+    /** How the call was carried. */
     telephony: z.strictObject({
       carrier: z.enum(['simulated', 'sip']),
       trunk_id: z.uuid().nullable(),

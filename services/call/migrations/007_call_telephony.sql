@@ -1,4 +1,4 @@
--- How each call was carried (decisions.md, "Telephony"): the carrier, the SIP trunk it went out
+-- How each call was carried: the carrier, the SIP trunk it went out
 -- through, and the final SIP response to its INVITE. Every call so far went through the simulated
 -- carrier; their SIP responses were not kept, so they stay null. Columns with a constant default
 -- or none: no table rewrite.

@@ -106,7 +106,7 @@ export const CallTelephony = z
   });
 export type CallTelephony = z.infer<typeof CallTelephony>;
 
-/** The call record: spec 2.2 and 2.3 plus the webhook payload's fields (decisions.md, Records). */
+/** The call record: spec 2.2 and 2.3 plus the webhook payload's fields (docs/api-guide.md, "Calls"). */
 export const Call = z
   .object({
     id: Uuid,

@@ -4,7 +4,7 @@ export const Uuid = z.uuid();
 /** ISO 8601 with a UTC offset, as every timestamp in the API is written. */
 export const DateTime = z.iso.datetime({ offset: true });
 
-/** E.164 as decisions.md fixes it: `+`, then 8 to 15 digits, the first not 0. */
+/** E.164 as the API guide states it: `+`, then 8 to 15 digits, the first not 0. */
 export const E164_PATTERN = /^\+[1-9]\d{7,14}$/;
 export const E164 = z
   .string()

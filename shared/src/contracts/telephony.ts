@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CallOutcome, Carrier } from './call';
 
 /**
- * The simulated carrier's test numbers (decisions.md, "Simulated carrier"): the last four digits of
+ * The simulated carrier's test numbers (README, "Calls are simulated for now"): the last four digits of
  * the dialed number pick the outcome, like a carrier's test numbers; any other number completes.
  */
 export const SIMULATED_TEST_NUMBERS = {

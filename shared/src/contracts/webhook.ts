@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DateTime, JsonObject, Uuid } from './common';
 
-/** The CALL_ENDED body (spec 6.3). */
+/** The CALL_ENDED body (docs/api-guide.md, "Webhooks"). */
 export const CallEndedPayload = z
   .object({
     event: z.literal('CALL_ENDED'),

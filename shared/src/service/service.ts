@@ -17,7 +17,7 @@ export interface ServiceDeps {
    */
   bookkeepingSql?: Sql;
   log: Logger;
-  /** The parsed operator configuration (decisions.md, "Operator interface"). */
+  /** The parsed operator configuration (README, "Configuration"). */
   config: Config;
   /** The process's metrics registry; absent (a service built by hand in a test), metrics go nowhere. */
   metrics?: Metrics;

@@ -13,7 +13,7 @@ export interface AgentReads {
 
 /**
  * The JSON answered for each agent, kept per version of its row, so reading an agent that has not
- * changed costs a read of its version only: not the row (about 13 KB, most of it the prompt) sent
+ * changed costs a read of its version only: not the row (mostly the prompt) sent
  * by the database and parsed, nor the record built, checked against its contract and serialised
  * again. Those were the largest items of GET /v1/agents/{id} (BENCHMARKS.md). The version is read
  * every time, so a change made anywhere (another replica, a migration, SQL by hand) shows on the

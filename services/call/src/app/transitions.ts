@@ -5,7 +5,7 @@ import { type CallRow, isFinal } from '../db/call-rows';
 type Transition = CallChanges & { status: CallRow['status'] };
 
 /**
- * The call state machine (decisions.md, "States"): initializing -> ringing -> in_progress -> outcome,
+ * The call state machine (docs/api-guide.md, "Calls"): initializing -> ringing -> in_progress -> outcome,
  * or to an outcome from initializing/ringing. Only forward moves apply; anything else is a repeat
  * or a stale delivery and changes nothing (null).
  */

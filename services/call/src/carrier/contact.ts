@@ -1,6 +1,6 @@
 /**
  * What the simulated contact knows about themselves, read from the call's metadata. Campaign calls
- * carry the contact's other columns under `metadata.contact` (decisions.md, Records); single calls
+ * carry the contact's other columns under `metadata.contact` (docs/api-guide.md, "Campaigns"); single calls
  * put whatever the client likes at the top level, so both places are read.
  */
 export interface ContactInfo {

@@ -52,7 +52,7 @@ export interface CallPlan {
   ringingAtMs: number | null;
   /**
    * When the line was picked up: by the contact (completed) or by the voicemail machine. Duration,
-   * transcript and costs count from here. Only a human answer is an 'answered' event: decisions.md
+   * transcript and costs count from here. Only a human answer is an 'answered' event: the state machine
    * moves a voicemail call from ringing straight to its outcome, never through in_progress.
    */
   answeredAtMs: number | null;
@@ -94,7 +94,7 @@ const ENDINGS: Record<CallOutcome, { reason: CallEndReasonValue; by: EndedByValu
 /**
  * Deterministic per request and pace: the same call always rings, answers, says and costs the
  * same. At `timeScale` below 1 the call is compressed in wall time, and so are its duration and
- * costs (decisions.md: they are the wall-clock ones).
+ * costs (timestamps and durations are always wall-clock ones).
  */
 export function planCall(request: DialRequest, timeScale = 1): CallPlan {
   // Seeded by the call id alone so that the timeline survives a restart that re-plans the call.

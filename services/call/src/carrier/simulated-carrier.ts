@@ -22,7 +22,7 @@ const REMAINING: Record<CarrierStage, ReadonlySet<PlannedEvent['type']>> = {
 };
 
 /**
- * The default telephony provider (decisions.md, "Simulated carrier"): plans the call up front
+ * The default telephony provider (README, "Calls are simulated for now"): plans the call up front
  * (deterministic per call id) and plays the plan back on timers scaled by SIM_TIME_SCALE. Every
  * event carries the wall-clock time it fell due at, so nothing it reports lies in the future.
  */

@@ -32,8 +32,8 @@ export type CallChanges = Partial<Omit<CallRow, 'id' | 'account_id' | 'created_a
  * carries the record) is written in the same statement as the row.
  *
  * Every field is written out, in one literal: `{ ...call, <18 more> }` made V8 (Node 20) add the
- * fields one by one past its limit for fast objects, turning each row into a dictionary, 28 µs a
- * call against under 1 µs for this (about 5% of the CPU of a POST /v1/call).
+ * fields one by one past its limit for fast objects, turning each row into a dictionary, many times
+ * slower to build (docs/performance.md).
  */
 export function newCallRow(accountId: string, call: NewCall, createdAt: Date): CallRow {
   return {

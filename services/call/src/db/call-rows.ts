@@ -48,7 +48,7 @@ export interface CallRow {
   sip_reason: string | null;
 }
 
-/** A call's outcomes are its final states (decisions.md, "States"). */
+/** A call's outcomes are its final states (docs/api-guide.md, "Calls"). */
 export function isFinal(status: CallStatus): boolean {
   return (CALL_OUTCOMES as readonly CallStatus[]).includes(status);
 }

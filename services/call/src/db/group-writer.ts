@@ -33,9 +33,8 @@ export class GroupWriter<T extends { id: string }> {
     private readonly writeAll: (items: readonly T[]) => Promise<Set<string>>,
     options: GroupWriterOptions = {},
   ) {
-    // One statement in flight: under load the next one carries everything that arrived meanwhile
-    // (about 4 calls a statement at 1,700 POSTs a second here, against 2.5 with two in flight),
-    // and a statement of 50 rows commits in a few milliseconds.
+    // One statement in flight: under load the next one carries everything that arrived meanwhile,
+    // so statements carry more calls each than with two in flight (docs/performance.md).
     this.concurrency = options.concurrency ?? 1;
     this.maxBatch = options.maxBatch ?? 50;
   }

@@ -9,7 +9,7 @@ export interface PayloadLinks {
 }
 
 /**
- * The CALL_ENDED body of spec 6.3, built from the final call record, with `telephony` (how the call
+ * The documented CALL_ENDED body, built from the final call record, with `telephony` (how the call
  * was carried) beside the spec's fields. Every field has its spec type for every outcome:
  * sentiment is one of the three values, recording_url a string (`""` without audio).
  */

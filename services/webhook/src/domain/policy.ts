@@ -1,4 +1,4 @@
-/** Attempts in all for one delivery (spec 6.5). */
+/** Attempts in all for one delivery (three, as the API documents). */
 export const MAX_ATTEMPTS = 3;
 
 export type AttemptOutcome =

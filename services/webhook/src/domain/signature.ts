@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 
-/** Lowercase hex HMAC-SHA256 of the raw body (spec 6.4). */
+/** Lowercase hex HMAC-SHA256 of the raw body (docs/api-guide.md, "Webhooks"). */
 export function signBody(secret: string, body: Buffer | string): string {
   return createHmac('sha256', secret).update(body).digest('hex');
 }
