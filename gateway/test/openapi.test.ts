@@ -48,6 +48,7 @@ describe('OpenAPI document and docs UI', () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     for (const path of [
       '/v1/health',
+      '/v1/health/live',
       '/v1/industries',
       '/v1/industries/{industry}/agent-types',
       '/v1/voices',
@@ -73,6 +74,10 @@ describe('OpenAPI document and docs UI', () => {
       expect.arrayContaining(['Industry', 'Voice', 'Error']),
     );
     expect(doc.paths['/admin/accounts']?.post).toBeDefined();
+    // Readiness: 503 carries the error shape and the report, whose status says unavailable.
+    const health = doc.paths['/v1/health']?.get?.responses as Record<string, { content?: unknown }>;
+    expect(JSON.stringify(health['503']?.content)).toMatch(/"detail".*"data"|"data".*"detail"/s);
+    expect(JSON.stringify(health['503']?.content)).toContain('unavailable');
   });
 
   it('documents the standard response headers on every response', () => {

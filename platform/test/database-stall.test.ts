@@ -45,7 +45,7 @@ describe('a stalled database', () => {
     await rm(join(dataDir, '..'), { recursive: true, force: true });
   });
 
-  it('leaves /v1/health answering degraded within seconds, and public discovery serving', async () => {
+  it('leaves /v1/health answering 503 unavailable within seconds, and public discovery serving', async () => {
     expect((await api<Envelope<{ status: string }>>(t.url, 'GET', '/v1/health')).body.data.status).toBe('ok');
     const pids = postgresProcesses(dataDir);
     signal(pids, 'SIGSTOP');
@@ -57,8 +57,9 @@ describe('a stalled database', () => {
         '/v1/health',
       );
       expect(Date.now() - started).toBeLessThan(5000);
-      expect(health.status).toBe(200);
-      expect(health.body.data.status).toBe('degraded');
+      // Without its database the gateway serves nothing: out of the load balancer until it is back.
+      expect(health.status).toBe(503);
+      expect(health.body.data.status).toBe('unavailable');
       expect(health.body.data.components.database?.status).not.toBe('ok');
       // Each service bounds its own database probe, so it answers "degraded" instead of timing out.
       for (const service of ['agent', 'call', 'campaign', 'webhook']) {

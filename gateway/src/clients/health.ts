@@ -19,7 +19,8 @@ export const ComponentHealth = z.object({
 
 export const HealthReport = z
   .object({
-    status: z.enum(['ok', 'degraded']),
+    /** `unavailable`: without its database or bus the gateway serves nothing (503, set by the route). */
+    status: z.enum(['ok', 'degraded', 'unavailable']),
     version: z.string(),
     components: z.object({
       gateway: ComponentHealth,
