@@ -175,6 +175,22 @@ function embeddedPostgresBinaries() {
   }
 }
 
+/**
+ * Packages whose files the gateway serves as they are (GraphiQL's page: gateway/src/graphql/graphiql.ts),
+ * found by name at run time from source; a bundle is given each package's folder relative to dist/.
+ */
+function assetPackages() {
+  const gateway = packages.find((pkg) => pkg.name === '@voice/gateway');
+  const require = createRequire(path.join(gateway.dir, 'package.json'));
+  const folders = {};
+  for (const name of ['react', 'react-dom', 'graphiql']) {
+    const manifest = realpathSync(require.resolve(`${name}/package.json`));
+    externalFiles.add(path.relative(outdir, manifest).split(path.sep).join('/'));
+    folders[name] = specifierFromDist(path.dirname(manifest));
+  }
+  return folders;
+}
+
 const missing = entries.filter((entry) => !existsSync(path.join(root, entry.source)));
 if (missing.length > 0) {
   fail(
@@ -224,7 +240,10 @@ const result = await build({
   logLevel: 'warning',
   metafile: true,
   banner: { js: banner },
-  define: { __VOICE_PG_BINARIES__: JSON.stringify(embeddedPostgresBinaries()) },
+  define: {
+    __VOICE_PG_BINARIES__: JSON.stringify(embeddedPostgresBinaries()),
+    __VOICE_ASSET_PACKAGES__: JSON.stringify(assetPackages()),
+  },
   plugins: [thirdPartyExternal],
 }).catch(() => fail('esbuild failed (errors above)'));
 

@@ -1,12 +1,22 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { AppError } from '@voice/shared';
 import type { FastifyInstance } from 'fastify';
 import { PUBLIC } from '../http/route-auth';
 
-const require = createRequire(import.meta.url);
-const packageDir = (name: string) => dirname(require.resolve(`${name}/package.json`));
+/**
+ * Set by platform/build.mjs in the bundle: each package's folder relative to the bundle, since
+ * package names do not resolve from dist/. Undefined when running from source.
+ */
+declare const __VOICE_ASSET_PACKAGES__: Record<string, string> | undefined;
+
+function packageDir(name: string): string {
+  const bundled = typeof __VOICE_ASSET_PACKAGES__ === 'object' ? __VOICE_ASSET_PACKAGES__[name] : undefined;
+  if (bundled) return fileURLToPath(new URL(`${bundled}/`, import.meta.url));
+  return dirname(createRequire(import.meta.url).resolve(`${name}/package.json`));
+}
 
 /** GraphiQL and the React it runs on, served from node_modules: no CDN, works offline. */
 const ASSETS: Record<string, { file: string; type: string }> = {
