@@ -1,8 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import type { Campaign, PageOf } from '@voice/shared';
 import { infraModes } from '@voice/shared/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createKey, type TestAccount } from '../../platform/test/support/accounts';
 import type { TestPlatform } from '../../platform/test/support/harness';
+import { contactChunks, createCampaign } from '../src/clients/campaigns';
+import { GatewayClient } from '../src/clients/gateway-client';
 import {
   type CampaignSuite,
   campaignApi,
@@ -178,6 +181,31 @@ describe.each(infraModes())('campaigns: validation, access, idempotency, size (%
     expect(last.body.data.items.at(-1)).toMatchObject({ position: 99_999, skip_reason: 'missing_phone' });
     const cancelled = await api.send('POST', `/v1/campaigns/${created.id}/cancel`);
     expect(cancelled.body.data.counts).toMatchObject({ total: 100_000, cancelled: 99_997, skipped: 3 });
+  });
+
+  it('discards the draft of a create that fails midway and answers the error: nothing is left behind', async () => {
+    // Past the REST validation (createCampaign is called directly), a contact the campaign service
+    // refuses makes one chunk fail while others were stored.
+    const name = `Fails midway (${mode})`;
+    const contacts = [
+      ...Array.from({ length: 60_000 }, (_, i) => ({ phone: `+1415${3_000_000 + i}` })),
+      { phone: '+14155550199', note: 'x'.repeat(20_000) },
+    ];
+    expect(contactChunks(contacts).length).toBeGreaterThan(4);
+    const failed = await createCampaign(
+      new GatewayClient(t.platform.infrastructure.bus),
+      {
+        name,
+        agent_id: suite.agentId,
+        phone_number: FROM,
+        phone_column: 'phone',
+        max_concurrent_calls: 1,
+        contacts,
+      },
+      { requestId: randomUUID(), accountId: acme.accountId },
+    ).catch((error: unknown) => error);
+    expect(failed).toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(await suite.sql`SELECT id FROM campaign.campaigns WHERE name = ${name}`).toEqual([]);
   });
 
   it('runs a list longer than one preparation step once prepared: each number dialed once, under the cap, one campaign per Idempotency-Key', async () => {
