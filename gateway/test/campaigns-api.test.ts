@@ -1,9 +1,20 @@
+import { randomUUID } from 'node:crypto';
 import type { Campaign, PageOf } from '@voice/shared';
 import { infraModes } from '@voice/shared/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createKey, type TestAccount } from '../../platform/test/support/accounts';
 import type { TestPlatform } from '../../platform/test/support/harness';
-import { type CampaignSuite, campaignApi, campaignSuite, FROM } from './campaigns-support';
+import { contactChunks, createCampaign } from '../src/clients/campaigns';
+import { GatewayClient } from '../src/clients/gateway-client';
+import {
+  type CampaignSuite,
+  campaignApi,
+  campaignSuite,
+  completingNumbers,
+  dialsPerNumber,
+  FROM,
+  maxOverlap,
+} from './campaigns-support';
 
 type Issues = { loc: (string | number)[]; msg: string; type: string }[];
 
@@ -133,13 +144,15 @@ describe.each(infraModes())('campaigns: validation, access, idempotency, size (%
     expect((await api.send('GET', '/v1/campaigns?status=draft')).status).toBe(422);
   });
 
-  it('takes 100,000 contacts in one request', async () => {
+  it('takes 100,000 contacts in one request: 201 preparing at once, then scheduled with every duplicate skipped', async () => {
     const contacts: Record<string, unknown>[] = Array.from({ length: 100_000 }, (_, i) => ({
       phone: `+1415${String(1_000_000 + i).padStart(7, '0')}`,
       first_name: `Name${i}`,
       account: i,
     }));
     contacts[10] = { phone: contacts[9]!.phone, first_name: 'Duplicate' };
+    // First seen 19 preparation steps earlier.
+    contacts[99_998] = { phone: contacts[3]!.phone, first_name: 'Duplicate, far down the list' };
     contacts[99_999] = { first_name: 'No phone' };
     const created = await api.create(
       settings({
@@ -148,8 +161,18 @@ describe.each(infraModes())('campaigns: validation, access, idempotency, size (%
         max_concurrent_calls: 50,
       }),
     );
-    expect(created.status).toBe('scheduled');
-    expect(created.counts).toMatchObject({ total: 100_000, pending: 99_998, skipped: 2 });
+    // Its start checked the first contacts only; the campaign service's loop checks the rest.
+    expect(created.status).toBe('preparing');
+    expect(created.counts).toMatchObject({ total: 100_000, skipped: 2 });
+    const prepared = await api.waitFor(created.id, (c) => c.status !== 'preparing', 60_000);
+    expect(prepared.status).toBe('scheduled');
+    expect(prepared.counts).toMatchObject({ total: 100_000, pending: 99_997, skipped: 3 });
+    const skipped = await api.contacts(created.id, 'skipped');
+    expect(skipped.map((c) => [c.position, c.skip_reason])).toEqual([
+      [10, 'duplicate'],
+      [99_998, 'duplicate'],
+      [99_999, 'missing_phone'],
+    ]);
     const last = await api.send<PageOf<{ position: number; skip_reason: string | null }>>(
       'GET',
       `/v1/campaigns/${created.id}/contacts?page=1000&page_size=100`,
@@ -157,6 +180,57 @@ describe.each(infraModes())('campaigns: validation, access, idempotency, size (%
     expect(last.body.data).toMatchObject({ total: 100_000, has_more: false });
     expect(last.body.data.items.at(-1)).toMatchObject({ position: 99_999, skip_reason: 'missing_phone' });
     const cancelled = await api.send('POST', `/v1/campaigns/${created.id}/cancel`);
-    expect(cancelled.body.data.counts).toMatchObject({ total: 100_000, cancelled: 99_998, skipped: 2 });
+    expect(cancelled.body.data.counts).toMatchObject({ total: 100_000, cancelled: 99_997, skipped: 3 });
+  });
+
+  it('discards the draft of a create that fails midway and answers the error: nothing is left behind', async () => {
+    // Past the REST validation (createCampaign is called directly), a contact the campaign service
+    // refuses makes one chunk fail while others were stored.
+    const name = `Fails midway (${mode})`;
+    const contacts = [
+      ...Array.from({ length: 60_000 }, (_, i) => ({ phone: `+1415${3_000_000 + i}` })),
+      { phone: '+14155550199', note: 'x'.repeat(20_000) },
+    ];
+    expect(contactChunks(contacts).length).toBeGreaterThan(4);
+    const failed = await createCampaign(
+      new GatewayClient(t.platform.infrastructure.bus),
+      {
+        name,
+        agent_id: suite.agentId,
+        phone_number: FROM,
+        phone_column: 'phone',
+        max_concurrent_calls: 1,
+        contacts,
+      },
+      { requestId: randomUUID(), accountId: acme.accountId },
+    ).catch((error: unknown) => error);
+    expect(failed).toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(await suite.sql`SELECT id FROM campaign.campaigns WHERE name = ${name}`).toEqual([]);
+  });
+
+  it('runs a list longer than one preparation step once prepared: each number dialed once, under the cap, one campaign per Idempotency-Key', async () => {
+    const numbers = completingNumbers(3, '+1415556');
+    // 6,001 contacts over three numbers: all but three are duplicates, most found by the loop.
+    const body = settings({
+      name: 'Prepared then run',
+      max_concurrent_calls: 2,
+      contacts: Array.from({ length: 6_001 }, (_, i) => ({ phone: numbers[i % 3]!, name: `Contact ${i}` })),
+    });
+    const headers = { 'idempotency-key': `prepared-${mode}-${Date.now()}` };
+    const first = await api.send('POST', '/v1/campaigns', body, headers);
+    expect(first.status, first.text).toBe(201);
+    expect(first.body.data).toMatchObject({ status: 'preparing', counts: { total: 6_001 } });
+    const again = await api.send('POST', '/v1/campaigns', body, headers);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.data.id).toBe(first.body.data.id);
+
+    const done = await api.waitFor(first.body.data.id, (c) => c.status === 'completed', 60_000);
+    expect(done.counts).toMatchObject({ total: 6_001, completed: 3, skipped: 5_998, pending: 0 });
+    const calls = await api.calls(done.id);
+    expect([...dialsPerNumber(calls).values()]).toEqual([1, 1, 1]);
+    expect(maxOverlap(calls)).toBeLessThanOrEqual(2);
+    const named = await api.send<PageOf<Campaign>>('GET', '/v1/campaigns?page_size=100');
+    expect(named.body.data.items.filter((c) => c.name === 'Prepared then run')).toHaveLength(1);
   });
 });

@@ -45,9 +45,12 @@ export function contactChunks(
 
 /**
  * Creates a campaign whatever the size of its contact list, with no bus message over
- * CONTACT_CHUNK_BYTES of contacts: a draft first (its agent checked), then the contacts in
- * chunks, then start, which finalizes it (duplicates skipped, scheduled or running) and answers
- * the campaign. A create abandoned midway stays a draft, never listed, and is swept.
+ * CONTACT_CHUNK_BYTES of contacts and no step whose work grows with the list: a draft first (its
+ * agent checked), then the contacts in chunks, then start, which answers the campaign once it has
+ * checked they all arrived and taken the first bounded step of its preparation: scheduled or
+ * running, or `preparing` for a long list (the campaign service finishes it in the background;
+ * GET and the progress events show it move on). A create that fails midway discards its draft
+ * (never listed; swept later should even the discard fail) and answers the error.
  */
 export async function createCampaign(
   client: GatewayClient,
@@ -56,18 +59,37 @@ export async function createCampaign(
 ): Promise<Campaign> {
   const { contacts, ...settings } = body;
   const { campaign_id } = await client.call(CAMPAIGN.create, settings, ctx);
+  try {
+    await uploadContacts(client, campaign_id, contacts, ctx);
+    return await client.call(CAMPAIGN.start, { campaign_id, total: contacts.length }, ctx);
+  } catch (error) {
+    // Discard deletes a draft only: a start that got through after all is left as it is.
+    await client.call(CAMPAIGN.discard, { campaign_id }, ctx).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * The chunks, UPLOAD_CONCURRENCY at a time. On a failure no further chunk is sent, and this
+ * settles only once the chunks in flight have (so a discard that follows finds none arriving).
+ */
+async function uploadContacts(
+  client: GatewayClient,
+  campaign_id: string,
+  contacts: readonly ContactRow[],
+  ctx: CallContext,
+): Promise<void> {
   const chunks = contactChunks(contacts);
   let next = 0;
-  let failed = false;
+  let failure: { error: unknown } | undefined;
   const upload = async () => {
-    while (next < chunks.length && !failed) {
+    while (next < chunks.length && !failure) {
       const chunk = chunks[next++]!;
       await client.call(CAMPAIGN.addContacts, { campaign_id, ...chunk }, ctx).catch((error: unknown) => {
-        failed = true;
-        throw error;
+        failure ??= { error };
       });
     }
   };
   await Promise.all(Array.from({ length: Math.min(UPLOAD_CONCURRENCY, chunks.length) }, upload));
-  return client.call(CAMPAIGN.start, { campaign_id, total: contacts.length }, ctx);
+  if (failure) throw failure.error;
 }

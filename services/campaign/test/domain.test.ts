@@ -4,7 +4,13 @@ import { countsFrom } from '../src/db/campaign-rows';
 import { afterPlacementError, decideAfterCall } from '../src/domain/attempts';
 import { classifyContact } from '../src/domain/contacts';
 import { applyMoves, isIdle } from '../src/domain/counts';
-import { completesWhenIdle, initialStatus, moveFor } from '../src/domain/lifecycle';
+import {
+  completesWhenIdle,
+  initialStatus,
+  moveFor,
+  nextPreparationStep,
+  PREPARE_BATCH,
+} from '../src/domain/lifecycle';
 
 describe('classifyContact', () => {
   it('takes the number from phone_column and keeps every other key as the contact', () => {
@@ -61,6 +67,7 @@ describe('campaign states (decisions.md)', () => {
     ['cancel', 'running', 'cancelled'],
     ['cancel', 'paused', 'cancelled'],
     ['cancel', 'scheduled', 'cancelled'],
+    ['cancel', 'preparing', 'cancelled'],
   ] as const)('%s moves %s to %s', (operation, from, to) => {
     expect(moveFor(operation, from)).toEqual({ allowed: true, to });
   });
@@ -76,6 +83,8 @@ describe('campaign states (decisions.md)', () => {
     ['resume', 'cancelled'],
     ['cancel', 'completed'],
     ['cancel', 'cancelled'],
+    ['pause', 'preparing'],
+    ['resume', 'preparing'],
   ] as const)('refuses %s from %s, naming the status', (operation, from) => {
     expect(moveFor(operation, from)).toEqual({
       allowed: false,
@@ -85,9 +94,18 @@ describe('campaign states (decisions.md)', () => {
 
   it('completes only a running campaign once idle; a paused one waits for resume', () => {
     expect(completesWhenIdle('running')).toBe(true);
-    for (const status of ['paused', 'scheduled', 'draft', 'completed', 'cancelled'] as const) {
+    for (const status of ['paused', 'preparing', 'scheduled', 'draft', 'completed', 'cancelled'] as const) {
       expect(completesWhenIdle(status)).toBe(false);
     }
+  });
+
+  it('prepares in steps of PREPARE_BATCH contacts, the last one short', () => {
+    expect(nextPreparationStep(0, 3, 5)).toEqual({ from: 0, to: 3, last: true });
+    expect(nextPreparationStep(0, 5, 5)).toEqual({ from: 0, to: 5, last: true });
+    expect(nextPreparationStep(0, 12, 5)).toEqual({ from: 0, to: 5, last: false });
+    expect(nextPreparationStep(5, 12, 5)).toEqual({ from: 5, to: 10, last: false });
+    expect(nextPreparationStep(10, 12, 5)).toEqual({ from: 10, to: 12, last: true });
+    expect(nextPreparationStep(0, 100_000)).toEqual({ from: 0, to: PREPARE_BATCH, last: false });
   });
 
   it('starts scheduled only when start_at is ahead', () => {

@@ -4,8 +4,19 @@ import { DateTime, E164, JsonObject, PageQuery, Uuid } from './common';
 export const CONTACTS_MAX = 100_000;
 export const MAX_CONCURRENT_CALLS_MAX = 50;
 
-/** What clients see. `draft` (a create still uploading its contacts) is internal and never listed. */
-export const CAMPAIGN_STATUSES = ['scheduled', 'running', 'paused', 'completed', 'cancelled'] as const;
+/**
+ * What clients see. `preparing`: created, its contacts still being checked (duplicates) in the
+ * background; it becomes scheduled or running on its own. `draft` (a create still uploading its
+ * contacts) is internal and never listed.
+ */
+export const CAMPAIGN_STATUSES = [
+  'preparing',
+  'scheduled',
+  'running',
+  'paused',
+  'completed',
+  'cancelled',
+] as const;
 export const CampaignStatus = z.enum(CAMPAIGN_STATUSES);
 export type CampaignStatus = z.infer<typeof CampaignStatus>;
 
@@ -68,7 +79,9 @@ export const Campaign = z
     phone_column: z.string(),
     max_concurrent_calls: z.number().int(),
     retry_config: RetryConfig.nullable(),
-    status: CampaignStatus,
+    status: CampaignStatus.describe(
+      'preparing (a large list still being checked for duplicates; then scheduled or running on its own), scheduled, running, paused, completed or cancelled',
+    ),
     counts: CampaignCounts.describe('Contacts per state; total = the contacts submitted'),
     start_at: DateTime.nullable(),
     created_at: DateTime,

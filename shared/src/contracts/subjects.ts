@@ -148,13 +148,17 @@ const CampaignIdRequest = z.object({ campaign_id: Uuid });
 
 /**
  * Account-scoped. A create is staged so that no bus message outgrows NATS's payload limit whatever
- * the contact list weighs: `create` stores a draft (never listed, swept if abandoned), `addContacts`
- * takes the contacts in size-bounded chunks, `start` finalizes it and answers the campaign.
+ * the contact list weighs, and no step's work grows with it: `create` stores a draft (never listed,
+ * swept if abandoned), `addContacts` takes the contacts in size-bounded chunks, `start` checks them
+ * all arrived and answers the campaign after at most one bounded batch of its preparation
+ * (`preparing` while the service's background loop does the rest), `discard` drops a draft whose
+ * create failed midway.
  */
 export const CAMPAIGN = {
   create: rpc('campaign.create', CampaignSettings, z.object({ campaign_id: Uuid })),
   addContacts: rpc('campaign.add_contacts', AddContactsRequest, z.object({ stored: z.number().int() })),
   start: rpc('campaign.start', StartCampaignRequest, Campaign),
+  discard: rpc('campaign.discard', CampaignIdRequest, z.object({ discarded: z.boolean() })),
   get: rpc('campaign.get', CampaignIdRequest, Campaign),
   list: rpc('campaign.list', ListCampaignsQuery, Page(Campaign)),
   pause: rpc('campaign.pause', CampaignIdRequest, Campaign),

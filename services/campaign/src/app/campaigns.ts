@@ -22,11 +22,18 @@ import {
   transaction,
 } from '@voice/shared';
 import { campaignRepository } from '../db/campaign-repository';
-import { type CampaignRow, type ContactRowDb, toCampaign, toContact } from '../db/campaign-rows';
+import {
+  type CampaignRow,
+  type ContactRowDb,
+  storedCounts,
+  toCampaign,
+  toContact,
+} from '../db/campaign-rows';
 import { contactRepository } from '../db/contact-repository';
 import { decideAfterCall } from '../domain/attempts';
 import { classifyContact } from '../domain/contacts';
-import { initialStatus, moveFor, type Operation } from '../domain/lifecycle';
+import { moveFor, type Operation } from '../domain/lifecycle';
+import { prepareStep } from './preparation';
 import { afterChange } from './progress';
 
 export interface CampaignsOptions {
@@ -37,6 +44,7 @@ export interface CampaignsOptions {
 }
 
 const notFound = () => new AppError('CAMPAIGN_NOT_FOUND');
+const startedAlready = () => new AppError('INVALID_STATE', 'The campaign has started already');
 
 /** Campaigns of every account: the staged create, reads, and the operations of decisions.md. */
 export class CampaignsApp {
@@ -64,31 +72,46 @@ export class CampaignsApp {
       ]);
     }
     const classified = request.contacts.map((row) => classifyContact(row, draft.phone_column));
-    await contactRepository.insertChunk(this.options.sql, draft.id, request.offset, classified);
+    await transaction(this.options.sql, async (tx) => {
+      const stored = await contactRepository.insertChunk(tx, draft.id, request.offset, classified);
+      if (!(await campaignRepository.addReceived(tx, draft.id, stored))) throw startedAlready();
+    });
     return { stored: classified.length };
   }
 
-  /** Step 3: duplicates skipped, scheduled or running, first progress event. Repeatable. */
+  /**
+   * Step 3: checks every contact arrived (the count the chunks kept, and the last position: no
+   * scan), then takes the first step of its preparation (preparation.ts), all in bounded work
+   * whatever the list's length. A list of one step is scheduled or running when this answers; a
+   * longer one is `preparing`, and the dispatcher's loop takes the other steps. Repeatable: a
+   * campaign past its draft is answered as it is.
+   */
   async start(accountId: string, campaignId: string, total: number): Promise<Campaign> {
     const row = await transaction(this.options.sql, async (tx) => {
       const draft = await campaignRepository.lock(tx, accountId, campaignId);
       if (!draft) throw notFound();
       if (draft.status !== 'draft') return draft;
-      const received = await contactRepository.count(tx, campaignId);
-      if (received !== total) {
-        throw new AppError('BAD_REQUEST', `Expected ${total} contacts, received ${received}`);
+      const received = storedCounts(draft).total;
+      const last = await contactRepository.lastPosition(tx, campaignId);
+      if (received !== total || last !== total - 1) {
+        throw new AppError(
+          'BAD_REQUEST',
+          `Expected ${total} contacts at positions 0..${total - 1}, received ${received}`,
+        );
       }
-      await contactRepository.skipDuplicates(tx, campaignId);
-      const now = new Date();
-      const status = initialStatus(draft.start_at, now);
-      const started = await campaignRepository.update(tx, campaignId, {
-        status,
-        started_at: status === 'running' ? now : null,
+      const preparing = await campaignRepository.update(tx, campaignId, {
+        status: 'preparing',
+        prepared_through: 0,
       });
-      return afterChange(tx, started, { recount: true });
+      return prepareStep(tx, preparing);
     });
     this.options.onRunnable();
     return toCampaign(row);
+  }
+
+  /** A create that failed midway: its draft goes now rather than at the sweep. A started campaign stays. */
+  async discard(accountId: string, campaignId: string): Promise<{ discarded: boolean }> {
+    return { discarded: await campaignRepository.deleteDraft(this.options.sql, accountId, campaignId) };
   }
 
   async get(accountId: string, campaignId: string): Promise<Campaign> {
@@ -123,6 +146,7 @@ export class CampaignsApp {
       const move = moveFor(operation, current.status);
       if (!move.allowed) throw new AppError('INVALID_STATE', move.detail);
       if (operation === 'cancel') await contactRepository.cancelPending(tx, campaignId);
+      if (current.status === 'preparing') await contactRepository.forgetNumbers(tx, campaignId);
       const moved = await campaignRepository.update(tx, campaignId, {
         status: move.to,
         ...(operation === 'cancel' ? { finished_at: new Date() } : {}),
@@ -205,7 +229,7 @@ export class CampaignsApp {
   private async requireDraft(accountId: string, campaignId: string): Promise<CampaignRow> {
     const row = await campaignRepository.find(this.options.sql, accountId, campaignId);
     if (!row) throw notFound();
-    if (row.status !== 'draft') throw new AppError('INVALID_STATE', 'The campaign has started already');
+    if (row.status !== 'draft') throw startedAlready();
     return row;
   }
 

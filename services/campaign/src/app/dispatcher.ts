@@ -15,6 +15,7 @@ import { contactRepository } from '../db/contact-repository';
 import { afterPlacementError } from '../domain/attempts';
 import type { CampaignsApp } from './campaigns';
 import type { CampaignMetrics } from './metrics';
+import { prepareDue } from './preparation';
 import { afterChange } from './progress';
 
 export interface DispatcherOptions {
@@ -85,6 +86,10 @@ export class Dispatcher {
   }
 
   private async tick(): Promise<void> {
+    await this.step('prepare campaigns', async () => {
+      // One step per campaign per round: dispatching goes on between the steps of a long list.
+      if (await prepareDue(this.options.sql, BATCH)) this.loop.wake();
+    });
     await this.step('start scheduled campaigns', () => this.startDueScheduled());
     await this.step('dispatch', async () => {
       for (const id of await campaignRepository.dispatchable(this.options.sql, BATCH)) {

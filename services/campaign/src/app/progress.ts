@@ -6,8 +6,9 @@ import { applyMoves, type ContactMove, isIdle } from '../domain/counts';
 import { completesWhenIdle } from '../domain/lifecycle';
 
 /**
- * How the contacts changed: `moved` lists them (the hot paths: a dispatch, a call ended), `recount`
- * counts them all (a start, an operation: once per campaign or per click).
+ * How the contacts changed: `moved` lists them (the hot paths: a dispatch, a call ended, a step of
+ * preparation), `recount` counts them all (a scheduled start, an operation: once per campaign or
+ * per click).
  */
 export type ContactChange = { moved: readonly ContactMove[] } | { recount: true };
 

@@ -10,7 +10,9 @@ import {
 import type { CampaignRow } from './campaign-rows';
 
 type Db = Sql | TransactionSql;
-export type CampaignChanges = Partial<Pick<CampaignRow, 'status' | 'started_at' | 'finished_at'>>;
+export type CampaignChanges = Partial<
+  Pick<CampaignRow, 'status' | 'started_at' | 'finished_at' | 'prepared_through'>
+>;
 
 /** The campaigns table. Reads for clients are scoped by account; drafts are never listed. */
 export const campaignRepository = {
@@ -28,6 +30,35 @@ export const campaignRepository = {
         status: 'draft',
         start_at: settings.start_at ?? null,
       } as never)}`;
+  },
+
+  /**
+   * Adds a chunk's newly stored contacts to a draft's counts (total = contacts received), so a start
+   * checks them without counting. The row is locked from here to commit only, so chunks stored
+   * concurrently wait for each other's few statements, not their inserts. False when the campaign is
+   * no longer a draft (started meanwhile): the caller rolls the chunk back.
+   */
+  async addReceived(
+    tx: TransactionSql,
+    id: string,
+    received: { pending: number; skipped: number },
+  ): Promise<boolean> {
+    const plus = (key: string, n: number) => tx`coalesce((counts->>${key})::int, 0) + ${n}`;
+    const rows = await tx`
+      UPDATE campaign.campaigns SET counts = counts || jsonb_build_object(
+        'total', ${plus('total', received.pending + received.skipped)},
+        'pending', ${plus('pending', received.pending)},
+        'skipped', ${plus('skipped', received.skipped)})
+      WHERE id = ${id} AND status = 'draft' RETURNING 1`;
+    return rows.length === 1;
+  },
+
+  /** Deletes the account's campaign if it is still a draft (its contacts cascade). */
+  async deleteDraft(db: Db, accountId: string, id: string): Promise<boolean> {
+    const rows = await db`
+      DELETE FROM campaign.campaigns WHERE id = ${id} AND account_id = ${accountId} AND status = 'draft'
+      RETURNING 1`;
+    return rows.length === 1;
   },
 
   async find(db: Db, accountId: string, id: string): Promise<CampaignRow | undefined> {
@@ -48,6 +79,20 @@ export const campaignRepository = {
     const [row] = await tx<CampaignRow[]>`
       SELECT * FROM campaign.campaigns WHERE id = ${id} AND status = 'running' FOR UPDATE SKIP LOCKED`;
     return row;
+  },
+
+  /** A preparing campaign, locked, unless another replica holds it (it is preparing it now). */
+  async lockPreparing(tx: TransactionSql, id: string): Promise<CampaignRow | undefined> {
+    const [row] = await tx<CampaignRow[]>`
+      SELECT * FROM campaign.campaigns WHERE id = ${id} AND status = 'preparing' FOR UPDATE SKIP LOCKED`;
+    return row;
+  },
+
+  /** Campaigns still preparing, oldest first. */
+  async preparing(db: Db, limit: number): Promise<string[]> {
+    const rows = await db<{ id: string }[]>`
+      SELECT id FROM campaign.campaigns WHERE status = 'preparing' ORDER BY created_at LIMIT ${limit}`;
+    return rows.map((r) => r.id);
   },
 
   async update(tx: TransactionSql, id: string, changes: CampaignChanges): Promise<CampaignRow> {

@@ -21,6 +21,8 @@ export interface CampaignRow {
   status: StoredStatus;
   counts: Partial<CampaignCounts>;
   sequence: number;
+  /** While preparing: contacts below this position have been checked for duplicates. */
+  prepared_through: number;
   start_at: Date | null;
   created_at: Date;
   started_at: Date | null;

@@ -22,14 +22,15 @@ export type UnplacedContact = ContactRowDb &
 export const contactRepository = {
   /**
    * One chunk, in one statement (a JSON array expanded by jsonb_to_recordset: one parameter
-   * whatever the chunk's length). A chunk sent again changes nothing (same positions).
+   * whatever the chunk's length). A chunk sent again changes nothing (same positions). Answers how
+   * many contacts it stored, pending and skipped.
    */
   async insertChunk(
     db: Db,
     campaignId: string,
     offset: number,
     contacts: readonly ClassifiedContact[],
-  ): Promise<number> {
+  ): Promise<{ pending: number; skipped: number }> {
     const rows = contacts.map((c, i) => ({
       position: offset + i,
       phone_number: c.phone_number,
@@ -37,30 +38,53 @@ export const contactRepository = {
       state: c.skip_reason ? 'skipped' : 'pending',
       skip_reason: c.skip_reason,
     }));
-    const inserted = await db`
-      INSERT INTO campaign.contacts (campaign_id, position, phone_number, data, state, skip_reason)
-      SELECT ${campaignId}, r.position, r.phone_number, r.data, r.state, r.skip_reason
-      FROM jsonb_to_recordset(${db.json(rows as never)})
-        AS r(position integer, phone_number text, data jsonb, state text, skip_reason text)
-      ON CONFLICT (campaign_id, position) DO NOTHING`;
-    return inserted.count;
+    const [stored] = await db<{ pending: number; skipped: number }[]>`
+      WITH inserted AS (
+        INSERT INTO campaign.contacts (campaign_id, position, phone_number, data, state, skip_reason)
+        SELECT ${campaignId}, r.position, r.phone_number, r.data, r.state, r.skip_reason
+        FROM jsonb_to_recordset(${db.json(rows as never)})
+          AS r(position integer, phone_number text, data jsonb, state text, skip_reason text)
+        ON CONFLICT (campaign_id, position) DO NOTHING
+        RETURNING state)
+      SELECT count(*) FILTER (WHERE state = 'pending')::int AS pending,
+             count(*) FILTER (WHERE state = 'skipped')::int AS skipped
+      FROM inserted`;
+    return stored!;
   },
 
-  async count(db: Db, campaignId: string): Promise<number> {
-    const [row] = await db<{ n: number }[]>`
-      SELECT count(*)::int AS n FROM campaign.contacts WHERE campaign_id = ${campaignId}`;
-    return row?.n ?? 0;
+  /** The highest position stored (an index lookup): with the count, proves no chunk is missing. */
+  async lastPosition(db: Db, campaignId: string): Promise<number | undefined> {
+    const [row] = await db<{ position: number }[]>`
+      SELECT position FROM campaign.contacts WHERE campaign_id = ${campaignId}
+      ORDER BY position DESC LIMIT 1`;
+    return row?.position;
   },
 
-  /** Every dialable number after its first occurrence (by position) is skipped as `duplicate`. */
-  async skipDuplicates(tx: TransactionSql, campaignId: string): Promise<void> {
-    await tx`
-      UPDATE campaign.contacts k SET state = 'skipped', skip_reason = 'duplicate', updated_at = now()
-      FROM (
-        SELECT position, row_number() OVER (PARTITION BY phone_number ORDER BY position) AS n
-        FROM campaign.contacts WHERE campaign_id = ${campaignId} AND state = 'pending'
-      ) d
-      WHERE k.campaign_id = ${campaignId} AND k.position = d.position AND d.n > 1`;
+  /**
+   * The pending contacts at positions from..to-1 whose number came earlier are skipped as
+   * `duplicate`: each number is dialed once, at its first occurrence. Ranges must be checked in
+   * position order: contact_numbers keeps each number's first position from earlier ranges, and
+   * this range's first occurrences join it here (a conflict on its key means the number is there
+   * already: an index lookup by construction, not a plan the planner might choose otherwise on a
+   * table that grew faster than its statistics). Answers how many were skipped.
+   */
+  async skipDuplicates(tx: TransactionSql, campaignId: string, from: number, to: number): Promise<number> {
+    const range = tx`campaign_id = ${campaignId} AND position >= ${from} AND position < ${to} AND state = 'pending'`;
+    const skipped = await tx`
+      WITH firsts AS (
+        INSERT INTO campaign.contact_numbers (campaign_id, phone_number, position)
+        SELECT DISTINCT ON (phone_number) campaign_id, phone_number, position
+        FROM campaign.contacts WHERE ${range} ORDER BY phone_number, position
+        ON CONFLICT (campaign_id, phone_number) DO NOTHING
+        RETURNING position)
+      UPDATE campaign.contacts SET state = 'skipped', skip_reason = 'duplicate', updated_at = now()
+      WHERE ${range} AND position NOT IN (SELECT position FROM firsts)`;
+    return skipped.count;
+  },
+
+  /** The numbers a preparation kept (skipDuplicates), once it is over. */
+  async forgetNumbers(tx: TransactionSql, campaignId: string): Promise<void> {
+    await tx`DELETE FROM campaign.contact_numbers WHERE campaign_id = ${campaignId}`;
   },
 
   async countsByState(db: Db, campaignId: string): Promise<{ state: string; n: number }[]> {

@@ -9,7 +9,7 @@ export type Operation = 'pause' | 'resume' | 'cancel';
 const MOVES: Record<Operation, { from: readonly StoredStatus[]; to: CampaignStatus }> = {
   pause: { from: ['running'], to: 'paused' },
   resume: { from: ['paused'], to: 'running' },
-  cancel: { from: ['scheduled', 'running', 'paused'], to: 'cancelled' },
+  cancel: { from: ['preparing', 'scheduled', 'running', 'paused'], to: 'cancelled' },
 };
 
 const VERB: Record<Operation, string> = { pause: 'pause', resume: 'resume', cancel: 'cancel' };
@@ -34,7 +34,23 @@ export function completesWhenIdle(status: StoredStatus): boolean {
   return status === 'running';
 }
 
-/** A campaign created with `start_at` still ahead waits, scheduled; otherwise it runs at once. */
+/** A prepared campaign with `start_at` still ahead waits, scheduled; otherwise it runs at once. */
 export function initialStatus(startAt: Date | null, now: Date): 'scheduled' | 'running' {
   return startAt && startAt.getTime() > now.getTime() ? 'scheduled' : 'running';
+}
+
+/**
+ * Contacts checked for duplicates per step of a preparation: what one transaction does, in a start
+ * (the first step) or in the background loop, whatever the list's length.
+ */
+export const PREPARE_BATCH = 5_000;
+
+/** The positions the next step of a preparation checks, and whether it is the last step. */
+export function nextPreparationStep(
+  preparedThrough: number,
+  total: number,
+  batch = PREPARE_BATCH,
+): { from: number; to: number; last: boolean } {
+  const to = Math.min(preparedThrough + batch, total);
+  return { from: preparedThrough, to, last: to >= total };
 }

@@ -20,6 +20,12 @@ export function serveCampaigns(deps: ServiceDeps, campaigns: CampaignsApp): Subs
     ),
     serveRpc(
       deps.bus,
+      CAMPAIGN.discard,
+      ({ campaign_id }, ctx) => campaigns.discard(requireAccount(ctx), campaign_id),
+      options,
+    ),
+    serveRpc(
+      deps.bus,
       CAMPAIGN.get,
       ({ campaign_id }, ctx) => campaigns.get(requireAccount(ctx), campaign_id),
       options,
