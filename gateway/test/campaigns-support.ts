@@ -88,7 +88,7 @@ export function campaignApi(url: string, key: string) {
 
 /**
  * The most calls that were not final at one moment. A call's start and end are wall-clock times
- * (decisions.md: never in the future, whatever SIM_TIME_SCALE is): its end is the moment the
+ * (timestamps are wall-clock, never in the future, whatever SIM_TIME_SCALE is): its end is the moment the
  * carrier ended it. The campaign frees the slot only later (once CALL_ENDED reached it), so any
  * call it placed early overlaps here.
  */

@@ -60,7 +60,7 @@ describe('classifyContact', () => {
   });
 });
 
-describe('campaign states (decisions.md)', () => {
+describe('campaign states', () => {
   it.each([
     ['pause', 'running', 'paused'],
     ['resume', 'paused', 'running'],

@@ -46,7 +46,7 @@ export interface CampaignsOptions {
 const notFound = () => new AppError('CAMPAIGN_NOT_FOUND');
 const startedAlready = () => new AppError('INVALID_STATE', 'The campaign has started already');
 
-/** Campaigns of every account: the staged create, reads, and the operations of decisions.md. */
+/** Campaigns of every account: the staged create, reads, and the operations the API documents. */
 export class CampaignsApp {
   constructor(private readonly options: CampaignsOptions) {}
 
@@ -138,7 +138,7 @@ export class CampaignsApp {
     return toPage(rows.map(toContact), total, page);
   }
 
-  /** Pause, resume or cancel; a move decisions.md does not allow is a 409 naming the status. */
+  /** Pause, resume or cancel; a move the campaign states do not allow is a 409 naming the status. */
   async operate(accountId: string, campaignId: string, operation: Operation): Promise<Campaign> {
     const row = await transaction(this.options.sql, async (tx) => {
       const current = await campaignRepository.lock(tx, accountId, campaignId);

@@ -5,7 +5,7 @@ export type StoredStatus = CampaignStatus | 'draft';
 
 export type Operation = 'pause' | 'resume' | 'cancel';
 
-/** decisions.md, "States": which status each operation leaves from, and where it goes. */
+/** The campaign states (docs/api-guide.md, "Campaigns"): which status each operation leaves from, and where it goes. */
 const MOVES: Record<Operation, { from: readonly StoredStatus[]; to: CampaignStatus }> = {
   pause: { from: ['running'], to: 'paused' },
   resume: { from: ['paused'], to: 'running' },
