@@ -16,6 +16,8 @@ export interface NewDelivery {
 
 export interface ClaimedDelivery {
   id: string;
+  account_id: string;
+  agent_id: string;
   event_id: string;
   event: string;
   url: string;
@@ -37,6 +39,16 @@ export interface AttemptRecord {
 export type DeliveryUpdate =
   | { status: 'succeeded' | 'failed' }
   | { status: 'pending'; nextAttemptInMs: number };
+
+/** The agent's endpoint after a delivery finished, when it is failing or just stopped failing. */
+export interface EndpointState {
+  /** failing: this delivery failed too; recovered: it succeeded after failures. */
+  state: 'failing' | 'recovered';
+  /** Deliveries that failed in a row (before this success, when recovered). */
+  failed_deliveries: number;
+  /** Creation time of the first of them. */
+  failing_since: Date;
+}
 
 export const deliveryRepository = {
   async insert(tx: TransactionSql | Sql, d: NewDelivery): Promise<void> {
@@ -64,7 +76,7 @@ export const deliveryRepository = {
           order by next_attempt_at
           limit ${limit}
           for update skip locked)
-      returning id, event_id, event, url, secret, payload::text as body, attempt_count`;
+      returning id, account_id, agent_id, event_id, event, url, secret, payload::text as body, attempt_count`;
     return [...rows];
   },
 
@@ -76,9 +88,18 @@ export const deliveryRepository = {
        where id = ${id} and status = 'delivering'`;
   },
 
-  /** Logs one attempt and moves the delivery on, in one transaction. */
-  async recordAttempt(sql: Sql, id: string, attempt: AttemptRecord, update: DeliveryUpdate): Promise<void> {
-    await sql.begin(async (tx) => {
+  /**
+   * Logs one attempt and moves the delivery on, in one transaction. A final outcome also updates
+   * its agent's row in failing_endpoints (a failure adds to it, a success removes it) and answers
+   * that endpoint's state; undefined while retrying, or for a success with no failures before.
+   */
+  async recordAttempt(
+    sql: Sql,
+    id: string,
+    attempt: AttemptRecord,
+    update: DeliveryUpdate,
+  ): Promise<EndpointState | undefined> {
+    return sql.begin(async (tx) => {
       await tx`
         insert into webhook.delivery_attempts
           (delivery_id, attempt, started_at, duration_ms, status_code, error, succeeded)
@@ -91,13 +112,33 @@ export const deliveryRepository = {
              set status = 'pending', attempt_count = ${attempt.attempt}, lease_until = null,
                  next_attempt_at = now() + ${update.nextAttemptInMs} * interval '1 millisecond'
            where id = ${id}`;
-      } else {
-        await tx`
-          update webhook.deliveries
-             set status = ${update.status}, attempt_count = ${attempt.attempt}, lease_until = null,
-                 next_attempt_at = null, completed_at = now()
-           where id = ${id}`;
+        return undefined;
       }
+      // The endpoint's row changes in the same statement as the delivery: no extra round trip.
+      const done = tx`
+        update webhook.deliveries
+           set status = ${update.status}, attempt_count = ${attempt.attempt}, lease_until = null,
+               next_attempt_at = null, completed_at = now()
+         where id = ${id}
+        returning account_id, agent_id, created_at`;
+      const [row] =
+        update.status === 'succeeded'
+          ? await tx<Omit<EndpointState, 'state'>[]>`
+              with done as (${done})
+              delete from webhook.failing_endpoints f using done
+               where f.account_id = done.account_id and f.agent_id = done.agent_id
+              returning f.failed_deliveries, f.failing_since`
+          : await tx<Omit<EndpointState, 'state'>[]>`
+              with done as (${done})
+              insert into webhook.failing_endpoints as f
+                (account_id, agent_id, failed_deliveries, failing_since, last_failed_at)
+              select account_id, agent_id, 1, created_at, now() from done
+              on conflict (account_id, agent_id) do update
+                set failed_deliveries = f.failed_deliveries + 1, last_failed_at = now(),
+                    failing_since = least(f.failing_since, excluded.failing_since)
+              returning f.failed_deliveries, f.failing_since`;
+      if (!row) return undefined;
+      return { state: update.status === 'succeeded' ? 'recovered' : 'failing', ...row };
     });
   },
 };
