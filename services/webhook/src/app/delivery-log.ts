@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   AGENT,
   AppError,
+  type BulkRedelivery,
   type Bus,
   type CallContext,
   callRpc,
@@ -76,6 +77,27 @@ export class DeliveryLog {
     });
     if (!created) throw new AppError('DELIVERY_NOT_FOUND');
     return this.stored(accountId, agentId, id);
+  }
+
+  /**
+   * Redeliver, for every event of the agent whose delivery failed in [from, to) and that is not
+   * delivered or queued again since: at most `limit` per request (has_more: ask again).
+   */
+  async redeliverFailed(
+    ctx: CallContext,
+    agentId: string,
+    range: { from: string; to: string; limit: number },
+  ): Promise<BulkRedelivery> {
+    const target = await this.configuredTarget(ctx, agentId);
+    const { deliveries, hasMore } = await deliveryLogRepository.redeliverFailed(
+      this.options.sql,
+      requireAccount(ctx),
+      agentId,
+      range,
+      { url: target.url, secret: target.secret },
+    );
+    if (deliveries.length > 0) this.options.onStored();
+    return { queued: deliveries.length, has_more: hasMore, deliveries };
   }
 
   /** A sample CALL_ENDED for this agent, marked as a test, sent like any other delivery. */
