@@ -12,6 +12,7 @@ import {
   startWebhookReceiver,
   type WebhookReceiver,
 } from '../../platform/test/support/webhook-receiver';
+import { agentWith as createAgent, settledDeliveries, until } from './webhook-support';
 
 const FROM = '+14155550100';
 const SECRET = 'bulk-test-secret-0123456789abcdef';
@@ -19,16 +20,6 @@ const SECRET = 'bulk-test-secret-0123456789abcdef';
 const URL_TOKEN = 'url-token-0123456789';
 const BASE_MS = 100;
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe.each(infraModes())('bulk redelivery of failed webhook deliveries (%s)', (mode) => {
   let t: TestPlatform;
@@ -39,19 +30,7 @@ describe.each(infraModes())('bulk redelivery of failed webhook deliveries (%s)',
   const deliveriesPath = (agentId: string) => `/v1/agents/${agentId}/webhook-deliveries`;
   const bulkPath = (agentId: string) => `${deliveriesPath(agentId)}/redeliver`;
 
-  async function agentWith(webhookConfig: unknown, key = acme.key): Promise<string> {
-    const res = await api<Envelope<{ id: string }>>(t.url, 'POST', '/v1/agents', {
-      key,
-      body: {
-        name: 'Bulk',
-        start_flow: 'Hello, this is Bulk from Acme.',
-        end_flow: 'Goodbye!',
-        ...(webhookConfig === undefined ? {} : { webhook_config: webhookConfig }),
-      },
-    });
-    expect(res.status, res.text).toBe(201);
-    return res.body.data.id;
-  }
+  const agentWith = (webhookConfig: unknown, key = acme.key) => createAgent(t.url, key, webhookConfig);
 
   const placeAndFinish = (agentId: string): Promise<Call> =>
     placeCallAndWait(t.url, acme.key, {
@@ -60,21 +39,7 @@ describe.each(infraModes())('bulk redelivery of failed webhook deliveries (%s)',
       phone_number: '+14155550123',
     });
 
-  /** Polls the log until the agent has `count` deliveries, all final. */
-  function settledLog(agentId: string, count: number): Promise<WebhookDelivery[]> {
-    return until(`${count} final deliveries`, async () => {
-      const res = await api<Envelope<{ items: WebhookDelivery[] }>>(
-        t.url,
-        'GET',
-        `${deliveriesPath(agentId)}?page_size=100`,
-        { key: acme.key },
-      );
-      expect(res.status, res.text).toBe(200);
-      const { items } = res.body.data;
-      const final = items.every((d) => d.status === 'succeeded' || d.status === 'failed');
-      return items.length === count && final ? items : undefined;
-    });
-  }
+  const settledLog = (agentId: string, count: number) => settledDeliveries(t.url, acme.key, agentId, count);
 
   async function bulk(agentId: string, body: unknown, key = acme.key) {
     return api<Envelope<BulkRedelivery> & ErrorEnvelope>(t.url, 'POST', bulkPath(agentId), { key, body });
