@@ -230,6 +230,15 @@ describe.each(infraModes())('bulk redelivery of failed webhook deliveries (%s)',
     const widest = await bulk(agentId, { from: at(now - 30 * DAY_MS), to: at(now) });
     expect(widest.status, widest.text).toBe(200);
     expect(widest.body.data).toEqual({ queued: 0, has_more: false, deliveries: [] });
+    // Far edges of the format (a year PostgreSQL refuses, the largest offset) are ranges like any other.
+    for (const range of [
+      { from: '0000-01-01T00:00:00Z', to: '0000-01-02T00:00:00Z' },
+      { from: '9999-12-30T00:00:00+23:59', to: '9999-12-31T23:59:59.999-23:59' },
+    ]) {
+      const edge = await bulk(agentId, range);
+      expect(edge.status, edge.text).toBe(200);
+      expect(edge.body.data.queued).toBe(0);
+    }
   });
 
   it("answers 404 for another account's agent, 403 without agents:write, 409 without a webhook", async () => {

@@ -243,7 +243,7 @@ export const deliveryLogRepository = {
     sql: Sql,
     accountId: string,
     agentId: string,
-    range: { from: string; to: string; limit: number },
+    range: { from: Date; to: Date; limit: number },
     target: { url: string; secret: string | null },
   ): Promise<{ deliveries: RedeliveredRow[]; hasMore: boolean }> {
     return sql.begin(async (tx) => {
