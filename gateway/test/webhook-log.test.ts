@@ -14,20 +14,12 @@ import {
   startWebhookReceiver,
   type WebhookReceiver,
 } from '../../platform/test/support/webhook-receiver';
+import { agentWith as createAgent, listDeliveries as listLog, settledDeliveries } from './webhook-support';
 
 const FROM = '+14155550100';
 const SECRET = 'log-test-secret-0123456789abcdef';
 const NEW_SECRET = 'rotated-secret-0123456789abcdef';
 const BASE_MS = 100;
-
-interface DeliveryPage {
-  items: WebhookDelivery[];
-  page: number;
-  page_size: number;
-  total: number;
-  total_pages: number;
-  has_more: boolean;
-}
 
 /** A test event as a receiver sees it: a CALL_ENDED like any other, marked as a test, with no recording. */
 const TestEventBody = CallEndedBody.extend({
@@ -48,20 +40,7 @@ describe.each(infraModes())('webhook delivery log, redeliver and test event (%s)
 
   const deliveriesPath = (agentId: string) => `/v1/agents/${agentId}/webhook-deliveries`;
 
-  async function agentWith(webhookConfig: unknown, key = acme.key): Promise<string> {
-    const res = await api<Envelope<{ id: string }>>(t.url, 'POST', '/v1/agents', {
-      key,
-      body: {
-        name: 'Logged',
-        agent_type: 'support',
-        start_flow: 'Hello, this is Logged from Acme.',
-        end_flow: 'Thanks for your time, goodbye!',
-        ...(webhookConfig === undefined ? {} : { webhook_config: webhookConfig }),
-      },
-    });
-    expect(res.status, res.text).toBe(201);
-    return res.body.data.id;
-  }
+  const agentWith = (webhookConfig: unknown, key = acme.key) => createAgent(t.url, key, webhookConfig);
 
   const placeAndFinish = (agentId: string): Promise<Call> =>
     placeCallAndWait(t.url, acme.key, {
@@ -70,26 +49,9 @@ describe.each(infraModes())('webhook delivery log, redeliver and test event (%s)
       phone_number: '+14155550123',
     });
 
-  async function listDeliveries(agentId: string, query = ''): Promise<DeliveryPage> {
-    const res = await api<Envelope<DeliveryPage>>(t.url, 'GET', `${deliveriesPath(agentId)}${query}`, {
-      key: acme.key,
-    });
-    expect(res.status, res.text).toBe(200);
-    return res.body.data;
-  }
-
+  const listDeliveries = (agentId: string, query = '') => listLog(t.url, acme.key, agentId, query);
   /** Polls the log (the API a customer would poll) until every delivery of the agent is final. */
-  async function settledLog(agentId: string, count: number): Promise<WebhookDelivery[]> {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const { items } = await listDeliveries(agentId);
-      if (items.length === count && items.every((d) => d.status === 'succeeded' || d.status === 'failed'))
-        return items;
-      if (Date.now() > deadline)
-        throw new Error(`log not settled: ${JSON.stringify(items.map((d) => d.status))}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+  const settledLog = (agentId: string, count: number) => settledDeliveries(t.url, acme.key, agentId, count);
 
   beforeAll(async () => {
     receiver = await startWebhookReceiver();

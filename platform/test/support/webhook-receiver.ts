@@ -30,6 +30,10 @@ export interface WebhookReceiver {
   requestsTo(path: string): ReceivedWebhook[];
   /** Replaces how requests are answered from now on. */
   answerWith(answer: (path: string) => ReceiverAnswer): void;
+  /** Stops listening (connections are refused, as when the receiver is down), keeping its port. */
+  down(): Promise<void>;
+  /** Listens again on the same port. */
+  up(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -55,18 +59,30 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       res.writeHead(decided.status, decided.location ? { Location: decided.location } : {}).end('answered');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  const stop = async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  };
+  await listen(0);
+  const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: `http://127.0.0.1:${port}`,
     received,
     requestsTo: (path) => received.filter((r) => r.path === path),
     answerWith(next) {
       answer = next;
     },
-    async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
+    down: stop,
+    up: () => listen(port),
+    close: stop,
   };
 }
 

@@ -33,7 +33,7 @@ export function createWebhookService(deps: ServiceDeps, options: WebhookServiceO
     timeoutMs: attemptTimeoutMs,
   });
   let worker: DeliveryWorker | undefined;
-  const metrics = deps.metrics && webhookMetrics(deps.metrics);
+  const metrics = deps.metrics && webhookMetrics(deps.metrics, deps.sql, deps.log);
   const links = () => {
     const recordingSecret = config.RECORDING_URL_SECRET;
     if (!recordingSecret) throw new Error('webhook service: RECORDING_URL_SECRET was not resolved');

@@ -36,7 +36,7 @@ import {
 import { Page, PageQuery, Uuid } from './common';
 import { AgentType, AgentTypesRequest, AiModel, Industry, Language, Voice } from './discovery';
 import { TelephonyProviderInfo } from './telephony';
-import { WebhookDelivery } from './webhook';
+import { BulkRedeliverShape, BulkRedelivery, boundedRange, WebhookDelivery } from './webhook';
 
 /** The services that answer on the bus; each name is also its queue group and subject domain. */
 export const SERVICE_NAMES = ['agent', 'call', 'campaign', 'webhook'] as const;
@@ -178,5 +178,11 @@ export const WEBHOOK = {
     Page(WebhookDelivery),
   ),
   redeliver: rpc('webhook.redeliver', AgentIdRequest.extend({ delivery_id: Uuid }), WebhookDelivery),
+  /** The agent's failed deliveries in a time range sent again, one new delivery per event. */
+  redeliverFailed: rpc(
+    'webhook.redeliver_failed',
+    AgentIdRequest.extend(BulkRedeliverShape).superRefine(boundedRange),
+    BulkRedelivery,
+  ),
   sendTest: rpc('webhook.send_test', AgentIdRequest, WebhookDelivery),
 } as const;

@@ -43,3 +43,60 @@ export const WebhookDelivery = z
   })
   .meta({ id: 'WebhookDelivery' });
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
+
+/** Most redeliveries one bulk request queues; `has_more` tells the caller to ask again. */
+export const BULK_REDELIVER_MAX = 1000;
+/** Widest time range one bulk request covers. */
+export const BULK_REDELIVER_RANGE_MAX_DAYS = 30;
+const RANGE_MAX_MS = BULK_REDELIVER_RANGE_MAX_DAYS * 24 * 60 * 60 * 1000;
+
+/** The body of a bulk redelivery: which failed deliveries of the agent, by creation time. */
+export const BulkRedeliverShape = {
+  status: z
+    .literal('failed')
+    .default('failed')
+    .describe('Which deliveries are sent again: only failed ones (the default)'),
+  from: DateTime.describe('Failed deliveries created at or after this time (ISO 8601 with offset)'),
+  to: DateTime.describe(
+    `... and before this time: after \`from\`, at most ${BULK_REDELIVER_RANGE_MAX_DAYS} days later`,
+  ),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(BULK_REDELIVER_MAX)
+    .default(BULK_REDELIVER_MAX)
+    .describe(`Most deliveries queued by this request (1 to ${BULK_REDELIVER_MAX})`),
+};
+
+/** `from` before `to`, at most BULK_REDELIVER_RANGE_MAX_DAYS apart (reported on `to`). */
+export function boundedRange(value: { from: string; to: string }, ctx: z.RefinementCtx): void {
+  const from = Date.parse(value.from);
+  const to = Date.parse(value.to);
+  if (Number.isNaN(from) || Number.isNaN(to)) return;
+  if (to <= from) ctx.addIssue({ code: 'custom', path: ['to'], message: 'must be after from' });
+  else if (to - from > RANGE_MAX_MS)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['to'],
+      message: `must be at most ${BULK_REDELIVER_RANGE_MAX_DAYS} days after from`,
+    });
+}
+
+export const BulkRedeliverBody = z
+  .object(BulkRedeliverShape)
+  .superRefine(boundedRange)
+  .meta({ id: 'BulkRedeliver' });
+
+export const BulkRedelivery = z
+  .object({
+    queued: z.number().int().describe('New deliveries created by this request, one per event'),
+    has_more: z
+      .boolean()
+      .describe('More failed events in the range were left for another request (same body)'),
+    deliveries: z
+      .array(z.object({ id: Uuid, redelivery_of: Uuid, event_id: Uuid }))
+      .describe('The new deliveries (pending), each naming the failed delivery it repeats'),
+  })
+  .meta({ id: 'BulkRedelivery' });
+export type BulkRedelivery = z.infer<typeof BulkRedelivery>;

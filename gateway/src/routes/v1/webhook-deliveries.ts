@@ -1,4 +1,11 @@
-import { PageQuery, Uuid, WEBHOOK } from '@voice/shared';
+import {
+  BULK_REDELIVER_MAX,
+  BULK_REDELIVER_RANGE_MAX_DAYS,
+  BulkRedeliverBody,
+  PageQuery,
+  Uuid,
+  WEBHOOK,
+} from '@voice/shared';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../deps';
@@ -9,7 +16,8 @@ import { OPERATIONS } from '../../operations/catalogue';
 const AgentParams = z.object({ agent_id: Uuid });
 const tags = ['Webhooks'];
 // A webhook is part of an agent's configuration, so its routes take the agent scopes (the log's is
-// its operation's, agents.webhookDeliveries; GraphQL and tRPC do not redeliver or test).
+// its operation's, agents.webhookDeliveries; GraphQL and tRPC do not redeliver, in bulk or one by
+// one, or test).
 const write = requireScope('agents:write');
 
 export const WEBHOOK_DELIVERY_ROUTES: RpcRoute[] = [
@@ -46,6 +54,28 @@ export const WEBHOOK_DELIVERY_ROUTES: RpcRoute[] = [
       'webhook_config. No body. Scope agents:write.',
     params: AgentParams.extend({ delivery_id: Uuid }),
     status: 201,
+    errors: [401, 403, 404, 409, 422],
+  },
+  {
+    method: 'POST',
+    url: '/v1/agents/:agent_id/webhook-deliveries/redeliver',
+    contract: WEBHOOK.redeliverFailed,
+    auth: write,
+    tags,
+    summary: 'Redeliver failed webhook events in bulk',
+    description:
+      'Redelivers, as the single redeliver does (same X-Service-Event-Id and body, to the current URL and ' +
+      'secret, 3 attempts of its own), every event of the agent whose delivery failed between `from` ' +
+      `(inclusive) and \`to\` (exclusive, at most ${BULK_REDELIVER_RANGE_MAX_DAYS} days later), by the ` +
+      'failed delivery’s created_at: one new delivery per event however often it failed, oldest first. ' +
+      'Events delivered since, or already queued again (pending or delivering), and test events are skipped, ' +
+      'so repeating the request never sends an event twice. At most `limit` ' +
+      `(default and most ${BULK_REDELIVER_MAX}) per request: with has_more, send the same body again. ` +
+      'Answers how many were queued and the new deliveries. 409 when the agent has no webhook_config. ' +
+      'Scope agents:write.',
+    params: AgentParams,
+    body: BulkRedeliverBody,
+    status: 200,
     errors: [401, 403, 404, 409, 422],
   },
   {

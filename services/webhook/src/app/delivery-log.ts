@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   AGENT,
   AppError,
+  type BulkRedelivery,
   type Bus,
   type CallContext,
   callRpc,
@@ -23,6 +24,9 @@ export interface DeliveryLogOptions {
   /** Called after a delivery was stored, so the worker sends it without waiting for its poll. */
   onStored: () => void;
 }
+
+/** 9999-12-31T23:59:59.999Z: the last instant with a four-digit year. */
+const LAST_MS = 253_402_300_799_999;
 
 const iso = (value: Date | string | null): string | null =>
   value === null ? null : new Date(value).toISOString();
@@ -76,6 +80,30 @@ export class DeliveryLog {
     });
     if (!created) throw new AppError('DELIVERY_NOT_FOUND');
     return this.stored(accountId, agentId, id);
+  }
+
+  /**
+   * Redeliver, for every event of the agent whose delivery failed in [from, to) and that is not
+   * delivered or queued again since: at most `limit` per request (has_more: ask again).
+   */
+  async redeliverFailed(
+    ctx: CallContext,
+    agentId: string,
+    range: { from: string; to: string; limit: number },
+  ): Promise<BulkRedelivery> {
+    const target = await this.configuredTarget(ctx, agentId);
+    // No delivery predates 1970 or follows 9999: clamping to those keeps years that PostgreSQL or
+    // the driver's ISO form refuse (0000, +010000 after a negative offset) out of the query.
+    const at = (iso: string) => new Date(Math.min(Math.max(Date.parse(iso), 0), LAST_MS));
+    const { deliveries, hasMore } = await deliveryLogRepository.redeliverFailed(
+      this.options.sql,
+      requireAccount(ctx),
+      agentId,
+      { from: at(range.from), to: at(range.to), limit: range.limit },
+      { url: target.url, secret: target.secret },
+    );
+    if (deliveries.length > 0) this.options.onStored();
+    return { queued: deliveries.length, has_more: hasMore, deliveries };
   }
 
   /** A sample CALL_ENDED for this agent, marked as a test, sent like any other delivery. */

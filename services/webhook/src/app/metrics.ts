@@ -1,4 +1,4 @@
-import { LATENCY_BUCKETS, type Metrics } from '@voice/shared';
+import { LATENCY_BUCKETS, type Logger, type Metrics, type Sql, withDeadline } from '@voice/shared';
 import type { AttemptOutcome, Decision } from '../domain/policy';
 import { ADDRESS_NOT_ALLOWED_ERROR } from './sender';
 
@@ -37,8 +37,45 @@ export interface WebhookMetrics {
   decided(decision: Decision): void;
 }
 
-/** Per webhook service instance: a sum over instances is the platform's. */
-export function webhookMetrics(metrics: Metrics): WebhookMetrics {
+/** A scrape waits at most this long for the database; then the gauge reads NaN (unknown). */
+export const ENDPOINTS_QUERY_DEADLINE_MS = 1000;
+/** An endpoint with no failure for this long is no longer counted (its agent may be gone). */
+export const FAILING_ENDPOINT_WINDOW_HOURS = 24;
+
+/**
+ * Attempts and final outcomes are per webhook service instance: a sum over instances is the
+ * platform's. `webhook_endpoints_failing` is the platform's, read from the database at scrape
+ * (every replica reports the same: aggregate with max); concurrent scrapes share one query.
+ */
+export function webhookMetrics(metrics: Metrics, sql: Sql, log: Logger): WebhookMetrics {
+  let reading: Promise<number> | undefined;
+  const failingEndpoints = () => {
+    reading ??= withDeadline(
+      sql<{ n: number }[]>`
+        SELECT count(*)::int AS n FROM webhook.failing_endpoints
+         WHERE last_failed_at > now() - ${FAILING_ENDPOINT_WINDOW_HOURS} * interval '1 hour'`,
+      ENDPOINTS_QUERY_DEADLINE_MS,
+      'webhook metrics query',
+    )
+      .then(
+        ([row]) => row?.n ?? 0,
+        (error: unknown) => {
+          log.warn({ err: error }, 'webhook metrics: the database did not answer; the gauge reads NaN');
+          return Number.NaN;
+        },
+      )
+      .finally(() => {
+        reading = undefined;
+      });
+    return reading;
+  };
+  metrics.gauge(
+    'webhook_endpoints_failing',
+    "Agents whose webhook endpoint's latest delivery failed after every attempt (none since " +
+      `succeeded), counting failures of the last ${FAILING_ENDPOINT_WINDOW_HOURS} h; read from the database at scrape`,
+    [],
+    async (g) => g.set(await failingEndpoints()),
+  );
   const attempts = metrics.counter(
     'webhook_attempts_total',
     'Webhook sends by result: succeeded, http_3xx, http_4xx, http_5xx, http_other, timeout, ' +

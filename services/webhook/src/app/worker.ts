@@ -1,6 +1,6 @@
 import { type Logger, PollLoop, type Sql } from '@voice/shared';
-import { type ClaimedDelivery, deliveryRepository } from '../db/deliveries';
-import { decideAfterAttempt } from '../domain/policy';
+import { type ClaimedDelivery, deliveryRepository, type EndpointState } from '../db/deliveries';
+import { type AttemptOutcome, decideAfterAttempt } from '../domain/policy';
 import { signatureHeaders } from '../domain/signature';
 import type { WebhookMetrics } from './metrics';
 import type { WebhookSender } from './sender';
@@ -21,11 +21,15 @@ export interface DeliveryWorkerOptions {
   metrics?: WebhookMetrics | undefined;
 }
 
+/** Deliveries failed in a row after which the endpoint itself is reported as failing (once). */
+export const ENDPOINT_FAILING_AFTER = 3;
+
+/** The host (and port) alone: never a path or query string, which may carry a receiver's token. */
 function hostOf(url: string): string {
   try {
     return new URL(url).host;
   } catch {
-    return url;
+    return 'invalid-url';
   }
 }
 
@@ -112,7 +116,7 @@ export class DeliveryWorker {
     const durationMs = Date.now() - startedAt.getTime();
     this.options.metrics?.attempted(outcome, durationMs);
     const decision = decideAfterAttempt(attempt, outcome, this.options.retryBaseMs);
-    await deliveryRepository.recordAttempt(
+    const endpoint = await deliveryRepository.recordAttempt(
       this.options.sql,
       delivery.id,
       {
@@ -128,5 +132,41 @@ export class DeliveryWorker {
         : { status: decision.outcome },
     );
     this.options.metrics?.decided(decision);
+    if (decision.outcome === 'failed') this.logFailed(delivery, attempt, outcome);
+    if (endpoint) this.logEndpoint(delivery, endpoint);
+  }
+
+  /** What an operator needs to find the failing endpoint: ids and host, never the secret or URL. */
+  private logFailed(delivery: ClaimedDelivery, attempts: number, outcome: AttemptOutcome): void {
+    this.options.log.warn(
+      {
+        account_id: delivery.account_id,
+        agent_id: delivery.agent_id,
+        delivery_id: delivery.id,
+        event_id: delivery.event_id,
+        host: hostOf(delivery.url),
+        attempts,
+        status_code: outcome.statusCode,
+        last_error: outcome.ok ? null : outcome.error,
+      },
+      'webhook delivery failed after its last attempt',
+    );
+  }
+
+  private logEndpoint(delivery: ClaimedDelivery, endpoint: EndpointState): void {
+    const fields = {
+      account_id: delivery.account_id,
+      agent_id: delivery.agent_id,
+      host: hostOf(delivery.url),
+      failed_deliveries: endpoint.failed_deliveries,
+      failing_since: new Date(endpoint.failing_since).toISOString(),
+    };
+    if (endpoint.state === 'recovered')
+      this.options.log.info(
+        fields,
+        'webhook endpoint recovered: the failed deliveries since failing_since can be redelivered in bulk',
+      );
+    else if (endpoint.failed_deliveries === ENDPOINT_FAILING_AFTER)
+      this.options.log.warn(fields, 'webhook endpoint failing: its deliveries fail in a row');
   }
 }

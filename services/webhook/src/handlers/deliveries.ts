@@ -17,6 +17,12 @@ export function serveDeliveryLog(deps: ServiceDeps, log: DeliveryLog): Subscript
       ({ agent_id, delivery_id }, ctx) => log.redeliver(ctx, agent_id, delivery_id),
       options,
     ),
+    serveRpc(
+      deps.bus,
+      WEBHOOK.redeliverFailed,
+      ({ agent_id, from, to, limit }, ctx) => log.redeliverFailed(ctx, agent_id, { from, to, limit }),
+      options,
+    ),
     serveRpc(deps.bus, WEBHOOK.sendTest, ({ agent_id }, ctx) => log.sendTest(ctx, agent_id), options),
   ];
 }
