@@ -1,14 +1,14 @@
 import { createLogger, createSql, type Sql } from '@voice/shared';
 import { infraModes } from '@voice/shared/testing';
 import type { FormattedExecutionResult } from 'graphql';
-import { type Client, createClient } from 'graphql-ws';
+import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import WebSocket from 'ws';
 import { createVoiceClient, type VoiceClientError } from '../../client/src/index';
 import { createAccount, createKey } from '../../platform/test/support/accounts';
 import { startTestPlatform, type TestPlatform } from '../../platform/test/support/harness';
 import { api } from '../../platform/test/support/http';
 import { buildGateway, type Gateway } from '../src/index';
+import { deferred, type KeySocket, keySocket } from './graphql-ws-support';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy-support';
 
 const FROM = '+14155550100';
@@ -23,14 +23,6 @@ const WAIT = { timeout: 15_000, interval: 20 };
 
 /** What one operation over graphql-ws came to: its result, or the error its sink got (a close). */
 type Outcome = { result?: FormattedExecutionResult<Record<string, unknown>, unknown>; error?: unknown };
-
-/** A graphql-ws socket of one key, as an application keeps it: every close code it saw, in order. */
-interface Socket {
-  client: Client;
-  codes: number[];
-  /** Acknowledged by the server. */
-  ready: Promise<void>;
-}
 
 /** A subscription's events and how it ended (its sink's error: the socket's close). */
 interface Followed {
@@ -65,29 +57,20 @@ function expectRefused(outcome: Outcome, what: string): void {
 
 function follow(client: Client, query: string): Followed {
   const events: unknown[] = [];
-  let first!: () => void;
-  let ended!: (error: unknown) => void;
-  const followed = {
-    events,
-    first: new Promise<void>((resolve) => {
-      first = resolve;
-    }),
-    ended: new Promise<unknown>((resolve) => {
-      ended = resolve;
-    }),
-  };
+  const first = deferred();
+  const ended = deferred<unknown>();
   client.subscribe(
     { query },
     {
       next: (value) => {
         events.push(value);
-        first();
+        first.settle();
       },
-      error: (error) => ended(error),
-      complete: () => ended('completed'),
+      error: (error) => ended.settle(error),
+      complete: () => ended.settle('completed'),
     },
   );
-  return followed;
+  return { events, first: first.promise, ended: ended.promise };
 }
 
 /**
@@ -134,59 +117,36 @@ describe.each(infraModes())('a revoked key on open connections (%s)', (mode) => 
   let b: Awaited<ReturnType<typeof startSecondGateway>>;
   const clients: Client[] = [];
 
-  function connect(baseUrl: string, key: string): Socket {
-    const codes: number[] = [];
-    let connected!: () => void;
-    const ready = new Promise<void>((resolve) => {
-      connected = resolve;
-    });
-    const client = createClient({
-      url: `${baseUrl.replace(/^http/, 'ws')}/graphql`,
-      webSocketImpl: WebSocket,
-      connectionParams: { authorization: `Bearer ${key}` },
-      retryAttempts: 0,
-      lazy: false,
-      onNonLazyError: () => {},
-      on: {
-        connected: () => connected(),
-        closed: (event) => codes.push((event as { code: number }).code),
-      },
-    });
-    clients.push(client);
-    return { client, codes, ready };
+  function connect(baseUrl: string, key: string): KeySocket {
+    const socket = keySocket(baseUrl, key);
+    clients.push(socket.client);
+    return socket;
   }
 
   /** A tRPC SSE stream of the account's call transitions on `baseUrl`, as @voice/client opens it. */
   function stream(baseUrl: string, key: string) {
     const events: unknown[] = [];
-    let started!: () => void;
-    let first!: () => void;
-    let ended!: (error: unknown) => void;
-    const state = {
-      events,
-      started: new Promise<void>((resolve) => {
-        started = resolve;
-      }),
-      first: new Promise<void>((resolve) => {
-        first = resolve;
-      }),
-      ended: new Promise<unknown>((resolve) => {
-        ended = resolve;
-      }),
-    };
+    const [started, first] = [deferred(), deferred()];
+    const ended = deferred<unknown>();
     const subscription = createVoiceClient({ url: baseUrl, apiKey: key }).calls.onStatus.subscribe(
       {},
       {
-        onStarted: () => started(),
+        onStarted: () => started.settle(),
         onData: (event) => {
           events.push(event);
-          first();
+          first.settle();
         },
-        onError: (error) => ended(error),
-        onComplete: () => ended('completed'),
+        onError: (error) => ended.settle(error),
+        onComplete: () => ended.settle('completed'),
       },
     );
-    return { ...state, stop: () => subscription.unsubscribe() };
+    return {
+      events,
+      started: started.promise,
+      first: first.promise,
+      ended: ended.promise,
+      stop: () => subscription.unsubscribe(),
+    };
   }
 
   /** An account with a socket and an SSE stream on instance B, both shown to be live (they saw a call). */
@@ -218,8 +178,14 @@ describe.each(infraModes())('a revoked key on open connections (%s)', (mode) => 
     return row!.n;
   }
 
+  /** What instance B holds for open connections: watches by key, live listeners. */
+  const heldByB = () => ({
+    sessions: b.gateway.deps.sessions.size,
+    listeners: b.gateway.deps.live.listenerCount,
+  });
+
   /** Instance B let go of every connection of the test (no watch, no live listener left). */
-  async function expectReleased(before: { sessions: number; listeners: number }): Promise<void> {
+  async function expectReleased(before: ReturnType<typeof heldByB>): Promise<void> {
     await vi.waitFor(() => {
       expect(b.gateway.deps.sessions.size).toBe(before.sessions);
       expect(b.gateway.deps.live.listenerCount).toBe(before.listeners);
@@ -269,10 +235,7 @@ describe.each(infraModes())('a revoked key on open connections (%s)', (mode) => 
   it.each(revocations)(
     'revoked through %s: on instance B its socket closes with 4403, its subscriptions and SSE stream end, its next operations are refused',
     async (_how, revoke) => {
-      const before = {
-        sessions: b.gateway.deps.sessions.size,
-        listeners: b.gateway.deps.live.listenerCount,
-      };
+      const before = heldByB();
       const { victim, socket, subscription, sse } = await liveConnections();
       const agentsBefore = await agentCount(victim.accountId);
 
@@ -303,10 +266,7 @@ describe.each(infraModes())('a revoked key on open connections (%s)', (mode) => 
   );
 
   it('keeps the connections of the account’s other keys', async () => {
-    const before = {
-      sessions: b.gateway.deps.sessions.size,
-      listeners: b.gateway.deps.live.listenerCount,
-    };
+    const before = heldByB();
     const { victim, socket, sse } = await liveConnections();
     const otherKey = await createKey(t, victim.accountId);
     const kept = connect(b.url, otherKey);
@@ -315,7 +275,7 @@ describe.each(infraModes())('a revoked key on open connections (%s)', (mode) => 
     await keptStream.started;
     await api(t.url, 'DELETE', `/admin/api-keys/${victim.keyId}`, { key: t.adminToken });
     await vi.waitFor(() => expect(socket.codes).toContain(4403), WAIT);
-    await sse.ended;
+    expect(((await sse.ended) as VoiceClientError).data).toMatchObject({ code: 'UNAUTHORIZED' });
     const still = await once(kept.client, '{ agents { total } }');
     expect(still.result?.errors).toBeUndefined();
     expect(kept.codes).toEqual([]);
@@ -326,10 +286,7 @@ describe.each(infraModes())('a revoked key on open connections (%s)', (mode) => 
   });
 
   it('finds a revocation missed while B’s listening connection was down once it reconnects', async () => {
-    const before = {
-      sessions: b.gateway.deps.sessions.size,
-      listeners: b.gateway.deps.live.listenerCount,
-    };
+    const before = heldByB();
     const { victim, socket, subscription, sse } = await liveConnections();
     // B's rate-limit pool, which hears the announcements, loses its connections and cannot open
     // new ones: the revocation commits while nobody on B listens, so no announcement reaches it.

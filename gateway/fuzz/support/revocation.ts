@@ -1,6 +1,5 @@
-import { type Client, createClient } from 'graphql-ws';
-import WebSocket from 'ws';
 import { createVoiceClient } from '../../../client/src/index';
+import { deferred, keySocket } from '../../test/graphql-ws-support';
 
 /** A key's long-lived connections, held open while the fuzz runs. */
 export interface HeldConnections {
@@ -19,37 +18,14 @@ export interface HeldConnections {
  * afterwards, both must end (4403, UNAUTHORIZED) whatever the fuzz did to the gateway meanwhile.
  */
 export async function holdConnections(url: string, key: string): Promise<HeldConnections> {
-  let connected!: () => void;
-  let started!: () => void;
-  const ready = [
-    new Promise<void>((resolve) => {
-      connected = resolve;
-    }),
-    new Promise<void>((resolve) => {
-      started = resolve;
-    }),
-  ];
+  const { client, codes, ready } = keySocket(url, key);
+  const started = deferred();
   const held: HeldConnections = {
-    closeCodes: [],
+    closeCodes: codes,
     subscriptionEnd: undefined,
     streamEnd: undefined,
     dispose: async () => {},
   };
-  const client: Client = createClient({
-    url: `${url.replace(/^http/, 'ws')}/graphql`,
-    webSocketImpl: WebSocket,
-    connectionParams: { authorization: `Bearer ${key}` },
-    retryAttempts: 0,
-    lazy: false,
-    onNonLazyError: () => {},
-    on: {
-      connected: () => connected(),
-      closed: (event) => {
-        held.closeCodes.push((event as { code: number }).code);
-        connected();
-      },
-    },
-  });
   client.subscribe(
     { query: 'subscription { callStatusChanged { id status } }' },
     {
@@ -65,21 +41,21 @@ export async function holdConnections(url: string, key: string): Promise<HeldCon
   const stream = createVoiceClient({ url, apiKey: key }).calls.onStatus.subscribe(
     {},
     {
-      onStarted: () => started(),
+      onStarted: () => started.settle(),
       onError: (error) => {
         held.streamEnd = error;
-        started();
+        started.settle();
       },
       onComplete: () => {
         held.streamEnd = 'completed';
       },
     },
   );
-  // Open (or already refused, which the suite's check then reports).
   held.dispose = async () => {
     stream.unsubscribe();
     await client.dispose();
   };
-  await Promise.all(ready);
+  // Open (or already refused, which the suite's check then reports).
+  await Promise.all([ready, started.promise]);
   return held;
 }
