@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { infraModes } from '@voice/shared/testing';
 import fc from 'fast-check';
 import type { GraphQLSchema } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { VoiceClientError } from '../../client/src/index';
 import { startTestPlatform, type TestPlatform } from '../../platform/test/support/harness';
 import { api, type Envelope } from '../../platform/test/support/http';
 import { createFixtures } from './support/fixtures';
@@ -14,6 +15,7 @@ import { type OpenApiDocument, type Operation, operationsOf } from './support/op
 import { judge, type Sent, surfaceOf } from './support/oracle';
 import { rawRequest } from './support/raw';
 import { type Focus, restRequest } from './support/rest';
+import { type HeldConnections, holdConnections } from './support/revocation';
 import {
   type HttpRequest,
   type Outcome,
@@ -23,7 +25,6 @@ import {
   sendRaw,
 } from './support/transport';
 import { procedures, trpcRequest } from './support/trpc';
-import type { Fixtures } from './support/values';
 
 /**
  * The HTTP fuzz suite (`pnpm test:fuzz`): FUZZ_RUNS generated requests (default 10,000) per
@@ -101,7 +102,8 @@ function describeOutcome(outcome: Outcome): string {
 describe.each(infraModes())('HTTP fuzz (%s)', (mode) => {
   let t: TestPlatform;
   let port: number;
-  let fixtures: Fixtures & { restock(): Promise<void> };
+  let fixtures: Awaited<ReturnType<typeof createFixtures>>;
+  let held: HeldConnections;
   let operations: Operation[];
   let schema: GraphQLSchema;
   let logCursor = 0;
@@ -136,13 +138,17 @@ describe.each(infraModes())('HTTP fuzz (%s)', (mode) => {
     aliases = await probeLoopbackAliases(port);
     trackConnections(t.platform.gateway!.app.server);
     fixtures = await createFixtures(t);
+    held = await holdConnections(t.url, fixtures.spare.key);
     const doc = await api<OpenApiDocument>(t.url, 'GET', '/v1/openapi.json');
     operations = operationsOf(doc.body);
     schema = gatewaySchema();
     logCursor = t.logs.length;
   }, 120_000);
 
-  afterAll(async () => t?.stop());
+  afterAll(async () => {
+    await held?.dispose();
+    await t?.stop();
+  });
 
   /**
    * What the platform logged since the last look: its error lines (a 5xx or a bug, whatever the
@@ -263,6 +269,22 @@ describe.each(infraModes())('HTTP fuzz (%s)', (mode) => {
 
   it('tRPC: every procedure, batches and junk', async () => {
     await run('tRPC', trpcRequest(procedures(), fixtures));
+  });
+
+  it('ends the spare key’s socket (4403) and SSE stream (UNAUTHORIZED) once it is revoked', async () => {
+    // The fuzz may have revoked it already (revoking again answers 204 too).
+    const revoked = await api(t.url, 'DELETE', `/admin/api-keys/${fixtures.spare.id}`, {
+      key: fixtures.keys.admin,
+    });
+    expect(revoked.status).toBe(204);
+    await vi.waitFor(
+      () => {
+        expect(held.closeCodes[0]).toBe(4403);
+        expect((held.subscriptionEnd as { code?: number } | undefined)?.code).toBe(4403);
+        expect((held.streamEnd as VoiceClientError | undefined)?.data?.code).toBe('UNAUTHORIZED');
+      },
+      { timeout: 15_000, interval: 50 },
+    );
   });
 
   it('is still healthy, logged no error and holds no fuzz connection open', async () => {

@@ -9,6 +9,7 @@ import Fastify, {
 } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { AccountStore } from './auth/account-store';
+import { KeySessions } from './auth/key-sessions';
 import { GatewayClient } from './clients/gateway-client';
 import type { GatewayDeps } from './deps';
 import { graphqlSurface } from './graphql/plugin';
@@ -99,6 +100,8 @@ function frameworkErrors(limiter: RateLimiter): FastifyServerOptions['frameworkE
 
 export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   const limiter = new RateLimiter(options.rateLimitSql ?? options.sql, options.log);
+  // Listens on the limiter's pool: one listening connection hears revocations for both.
+  const sessions = new KeySessions(options.sql, options.rateLimitSql ?? options.sql, options.log);
   const refuseMalformed = clientErrorHandler(limiter, options.log);
   const app = Fastify({
     loggerInstance: options.log as FastifyBaseLogger,
@@ -169,6 +172,7 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
     client: new GatewayClient(options.bus),
     sql: options.sql,
     accounts: new AccountStore(options.sql),
+    sessions,
     limiter,
     version: options.version ?? '1.0.0',
     recordingSecret: options.recordingSecret,
@@ -176,7 +180,9 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
     live: new EventHub(options.bus, options.log),
   };
   deps.live.start();
+  sessions.start();
   app.addHook('onClose', () => deps.live.stop());
+  app.addHook('onClose', () => sessions.stop());
   // Unused leased places go back before the owner of the database connection ends it.
   app.addHook('onClose', () => limiter.close());
 

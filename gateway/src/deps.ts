@@ -1,5 +1,6 @@
 import type { Sql } from '@voice/shared';
 import type { AccountStore } from './auth/account-store';
+import type { KeySessions } from './auth/key-sessions';
 import type { GatewayClient } from './clients/gateway-client';
 import type { EventHub } from './live/event-hub';
 import type { RateLimiter } from './rate-limit/limiter';
@@ -10,6 +11,8 @@ export interface GatewayDeps {
   client: GatewayClient;
   sql: Sql;
   accounts: AccountStore;
+  /** Long-lived connections (graphql-ws sockets, tRPC SSE streams) by key: a revocation ends them. */
+  sessions: KeySessions;
   limiter: RateLimiter;
   version: string;
   /** Signs recording links (shared with the webhook service through configuration). */

@@ -24,7 +24,9 @@ const AGENT = {
  * agents (one with a loopback webhook), a prompt version, a call and its recording link, a webhook
  * delivery and campaigns (scheduled and running).
  */
-export async function createFixtures(t: TestPlatform): Promise<Fixtures & { restock(): Promise<void> }> {
+export async function createFixtures(
+  t: TestPlatform,
+): Promise<Fixtures & { restock(): Promise<void>; spare: { id: string; key: string } }> {
   const admin = t.adminToken!;
   const deadPort = await freePort();
   const account = await ok<{ id: string }>(
@@ -164,5 +166,6 @@ export async function createFixtures(t: TestPlatform): Promise<Fixtures & { rest
     keys: { full: full.key, readOnly: readOnly.key, other: other.key, revoked: revoked.key, admin },
     recordingQuery,
     restock,
+    spare,
   };
 }

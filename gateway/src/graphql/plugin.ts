@@ -3,7 +3,6 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import websocket from '@fastify/websocket';
-import { AppError, type Principal } from '@voice/shared';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { type DocumentNode, GraphQLError, parse, specifiedRules, validate } from 'graphql';
 import { handleProtocols } from 'graphql-ws';
@@ -12,22 +11,19 @@ import type { GatewayDeps } from '../deps';
 import { callContext } from '../http/context';
 import { SURFACE } from '../http/route-auth';
 import { toAppError } from '../http/to-app-error';
-import { identifyKey } from '../plugins/edge';
 import { buildContext, type GraphQLContext } from './context';
 import { formatApolloError, toGraphQLError } from './errors';
 import { registerGraphiqlAssets, sendGraphiql, wantsGraphiql } from './graphiql';
 import { queryLimits } from './limits';
 import { buildSchema } from './schema';
 import { sharedSubscribe } from './shared-subscribe';
+import { admitOperation, connectSocket, type SocketExtra } from './socket-auth';
 
 const RULES = [...specifiedRules, queryLimits];
 /** Tokens a document may have: far more than any real query, far fewer than overflow the parser. */
 export const MAX_TOKENS = 3000;
-/** WebSocket close codes: no or bad key, and a spent budget. */
-const CLOSE_UNAUTHORIZED = 4401;
+/** Tells clients to reconnect elsewhere. */
 const CLOSE_GOING_AWAY = 1001;
-
-type SocketExtra = { principal?: Principal };
 
 /**
  * Apollo would run a subscription sent over HTTP as a one-off execution whose root field has no
@@ -91,35 +87,11 @@ export const graphqlSurface: FastifyPluginAsync<GatewayDeps> = async (app, deps)
     schema,
     subscribe: sharedSubscribe(),
     validate: (s, document) => validate(s, document, RULES),
-    onConnect: async (ctx) => {
-      const authorization = ctx.connectionParams?.authorization;
-      const identity = await identifyKey(
-        deps.accounts,
-        typeof authorization === 'string' ? authorization : undefined,
-      );
-      if ('failure' in identity) {
-        ctx.extra.socket.close(CLOSE_UNAUTHORIZED, identity.failure.message.slice(0, 120));
-        return false;
-      }
-      ctx.extra.principal = identity.principal;
-      return true;
-    },
+    onConnect: (ctx) => connectSocket(deps, ctx.extra, ctx.connectionParams?.authorization),
     onSubscribe: async (ctx, _id, payload) => {
-      const principal = ctx.extra.principal;
-      if (!principal)
-        return [new GraphQLError('Unauthenticated', { extensions: { code: 'UNAUTHENTICATED' } })];
-      // One budget per key across REST, GraphQL and tRPC: every operation on the socket counts.
-      const state = await deps.limiter.hit(`key:${principal.keyId}`, principal.rateLimitPerMinute);
-      if (state.exceeded) {
-        return [
-          toGraphQLError(
-            new AppError(
-              'RATE_LIMITED',
-              `Rate limit of ${state.limit} requests per minute exceeded; retry in ${state.retryAfter} s`,
-            ),
-          ),
-        ];
-      }
+      // The key is checked again (and the shared budget charged) for every operation on the socket.
+      const refused = await admitOperation(deps, ctx.extra);
+      if (refused) return refused;
       // Parsed and validated here, with HTTP's bounds (a token cap before parsing: deep documents
       // overflow the parser), so a bad document is an error for this operation, not a closed socket.
       let document: DocumentNode;

@@ -126,7 +126,7 @@ async function chargeKey(
 
 /**
  * The principal of an API key sent as `Bearer <key>` in a WebSocket's connection_init: always read
- * from the database (a socket is not re-checked per message as HTTP requests are).
+ * from the database (each later operation on the socket is checked as a request is: socket-auth.ts).
  */
 export async function identifyKey(
   accounts: AccountStore,

@@ -1,0 +1,307 @@
+import { createLogger, createSql, type Sql } from '@voice/shared';
+import { infraModes } from '@voice/shared/testing';
+import type { FormattedExecutionResult } from 'graphql';
+import type { Client } from 'graphql-ws';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createVoiceClient, type VoiceClientError } from '../../client/src/index';
+import { createAccount, createKey } from '../../platform/test/support/accounts';
+import { startTestPlatform, type TestPlatform } from '../../platform/test/support/harness';
+import { api } from '../../platform/test/support/http';
+import { buildGateway, type Gateway } from '../src/index';
+import { deferred, type KeySocket, keySocket } from './graphql-ws-support';
+import { startTcpProxy, type TcpProxy } from './tcp-proxy-support';
+
+const FROM = '+14155550100';
+const CREATE_AGENT = `mutation ($name: String!) {
+  createAgent(input: { name: $name, startFlow: "Hi.", endFlow: "Bye." }) { id }
+}`;
+const MAKE_CALL = `mutation ($agentId: ID!) {
+  makeCall(input: { agentId: $agentId, sourceNumber: "${FROM}", phoneNumber: "+14155550123" }) { id }
+}`;
+const CALLS = 'subscription { callStatusChanged { id status } }';
+const WAIT = { timeout: 15_000, interval: 20 };
+
+/** What one operation over graphql-ws came to: its result, or the error its sink got (a close). */
+type Outcome = { result?: FormattedExecutionResult<Record<string, unknown>, unknown>; error?: unknown };
+
+/** A subscription's events and how it ended (its sink's error: the socket's close). */
+interface Followed {
+  events: unknown[];
+  first: Promise<void>;
+  ended: Promise<unknown>;
+}
+
+/** The result of a query or mutation, or how it failed. */
+function once(client: Client, query: string, variables: Record<string, unknown> = {}): Promise<Outcome> {
+  return new Promise((resolve) => {
+    let result: Outcome['result'];
+    client.subscribe(
+      { query, variables },
+      {
+        next: (value) => {
+          result = value;
+        },
+        error: (error) => resolve({ error }),
+        complete: () => resolve(result ? { result } : { error: 'completed without a result' }),
+      },
+    );
+  });
+}
+
+/** Refused: an error instead of data (UNAUTHENTICATED on the socket, or the socket closed or refused). */
+function expectRefused(outcome: Outcome, what: string): void {
+  expect(outcome.result?.data ?? null, what).toBeNull();
+  if (outcome.result) expect(outcome.result.errors?.[0]?.extensions?.code, what).toBe('UNAUTHENTICATED');
+  else expect(outcome.error, what).toBeDefined();
+}
+
+function follow(client: Client, query: string): Followed {
+  const events: unknown[] = [];
+  const first = deferred();
+  const ended = deferred<unknown>();
+  client.subscribe(
+    { query },
+    {
+      next: (value) => {
+        events.push(value);
+        first.settle();
+      },
+      error: (error) => ended.settle(error),
+      complete: () => ended.settle('completed'),
+    },
+  );
+  return { events, first: first.promise, ended: ended.promise };
+}
+
+/**
+ * A second gateway instance on the platform's database and bus, as another replica would be. Its
+ * rate-limit pool, on which it hears revocations, goes through `bookkeepingUrl`.
+ */
+async function startSecondGateway(
+  t: TestPlatform,
+  bookkeepingUrl: string,
+): Promise<{ gateway: Gateway; url: string; stop(): Promise<void> }> {
+  const log = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', name: 'gateway-b' });
+  const sql = createSql(t.databaseUrl, { log, max: 4, applicationName: 'gateway-b' });
+  const rateLimitSql = createSql(bookkeepingUrl, {
+    log,
+    max: 2,
+    applicationName: 'gateway-b-bookkeeping',
+    connectTimeoutSeconds: 2,
+  });
+  let url = '';
+  const gateway = await buildGateway({
+    bus: t.platform.infrastructure.bus,
+    sql,
+    rateLimitSql,
+    log,
+    adminToken: undefined,
+    recordingSecret: t.config.RECORDING_URL_SECRET!,
+    publicBaseUrl: () => url,
+  });
+  url = await gateway.app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    gateway,
+    url,
+    async stop() {
+      await gateway.app.close();
+      await Promise.all([sql.end({ timeout: 5 }), rateLimitSql.end({ timeout: 5 })]);
+    },
+  };
+}
+
+describe.each(infraModes())('a revoked key on open connections (%s)', (mode) => {
+  let t: TestPlatform;
+  let sql: Sql;
+  let proxy: TcpProxy;
+  let b: Awaited<ReturnType<typeof startSecondGateway>>;
+  const clients: Client[] = [];
+
+  function connect(baseUrl: string, key: string): KeySocket {
+    const socket = keySocket(baseUrl, key);
+    clients.push(socket.client);
+    return socket;
+  }
+
+  /** A tRPC SSE stream of the account's call transitions on `baseUrl`, as @voice/client opens it. */
+  function stream(baseUrl: string, key: string) {
+    const events: unknown[] = [];
+    const [started, first] = [deferred(), deferred()];
+    const ended = deferred<unknown>();
+    const subscription = createVoiceClient({ url: baseUrl, apiKey: key }).calls.onStatus.subscribe(
+      {},
+      {
+        onStarted: () => started.settle(),
+        onData: (event) => {
+          events.push(event);
+          first.settle();
+        },
+        onError: (error) => ended.settle(error),
+        onComplete: () => ended.settle('completed'),
+      },
+    );
+    return {
+      events,
+      started: started.promise,
+      first: first.promise,
+      ended: ended.promise,
+      stop: () => subscription.unsubscribe(),
+    };
+  }
+
+  /** An account with a socket and an SSE stream on instance B, both shown to be live (they saw a call). */
+  async function liveConnections() {
+    const victim = await createAccount(t, { name: 'Victim' });
+    const listening = b.gateway.deps.live.listenerCount;
+    const socket = connect(b.url, victim.key);
+    await socket.ready;
+    const created = await once(socket.client, CREATE_AGENT, { name: 'Before' });
+    const agentId = (created.result?.data as { createAgent: { id: string } } | undefined)?.createAgent.id;
+    expect(agentId, JSON.stringify(created)).toBeDefined();
+    const subscription = follow(socket.client, CALLS);
+    const sse = stream(b.url, victim.key);
+    await sse.started;
+    // graphql-ws acknowledges no subscription: B listening for both is the sign they started.
+    await vi.waitFor(() => expect(b.gateway.deps.live.listenerCount).toBe(listening + 2), WAIT);
+    const call = await once(socket.client, MAKE_CALL, { agentId });
+    expect(call.result?.errors, JSON.stringify(call)).toBeUndefined();
+    await Promise.all([subscription.first, sse.first]);
+    return { victim, socket, subscription, sse };
+  }
+
+  /** The close code a subscription's sink was ended with. */
+  const closeCode = async (followed: Followed) => ((await followed.ended) as { code?: number }).code;
+
+  async function agentCount(accountId: string): Promise<number> {
+    const [row] = await sql<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM agent.agents WHERE account_id = ${accountId}`;
+    return row!.n;
+  }
+
+  /** What instance B holds for open connections: watches by key, live listeners. */
+  const heldByB = () => ({
+    sessions: b.gateway.deps.sessions.size,
+    listeners: b.gateway.deps.live.listenerCount,
+  });
+
+  /** Instance B let go of every connection of the test (no watch, no live listener left). */
+  async function expectReleased(before: ReturnType<typeof heldByB>): Promise<void> {
+    await vi.waitFor(() => {
+      expect(b.gateway.deps.sessions.size).toBe(before.sessions);
+      expect(b.gateway.deps.live.listenerCount).toBe(before.listeners);
+    }, WAIT);
+  }
+
+  beforeAll(async () => {
+    t = await startTestPlatform(mode, { config: { SIM_TIME_SCALE: 0.002 } });
+    sql = createSql(t.databaseUrl, {
+      log: createLogger({ level: 'silent', name: 'test' }),
+      max: 2,
+      applicationName: 'revocation-test',
+    });
+    proxy = await startTcpProxy(t.databaseUrl);
+    b = await startSecondGateway(t, proxy.url);
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.dispose()));
+    await b?.stop();
+    await proxy?.close();
+    await sql?.end();
+    await t?.stop();
+  });
+
+  const revocations: [string, (victim: { accountId: string; keyId: string }) => Promise<void>][] = [
+    [
+      'the admin API of instance A',
+      async ({ keyId }) => {
+        const res = await api(t.url, 'DELETE', `/admin/api-keys/${keyId}`, { key: t.adminToken });
+        expect(res.status).toBe(204);
+      },
+    ],
+    [
+      'an SQL UPDATE',
+      async ({ keyId }) => {
+        await sql`UPDATE gateway.api_keys SET revoked_at = now() WHERE id = ${keyId}`;
+      },
+    ],
+    [
+      'deleting its account in SQL',
+      async ({ accountId }) => {
+        await sql`DELETE FROM gateway.accounts WHERE id = ${accountId}`;
+      },
+    ],
+  ];
+
+  it.each(revocations)(
+    'revoked through %s: on instance B its socket closes with 4403, its subscriptions and SSE stream end, its next operations are refused',
+    async (_how, revoke) => {
+      const before = heldByB();
+      const { victim, socket, subscription, sse } = await liveConnections();
+      const agentsBefore = await agentCount(victim.accountId);
+
+      await revoke(victim);
+      // Sent at once, racing the announcement: refused on the socket, or by the server on reconnect.
+      const next = await Promise.all([
+        once(socket.client, '{ agents { total } }'),
+        once(socket.client, CREATE_AGENT, { name: 'After' }),
+        once(socket.client, CALLS),
+      ]);
+      next.forEach((outcome, i) => {
+        expectRefused(outcome, ['query', 'mutation', 'subscription'][i]!);
+      });
+
+      await vi.waitFor(() => expect(socket.codes[0]).toBe(4403), WAIT);
+      expect(await closeCode(subscription)).toBe(4403);
+      const sseError = (await sse.ended) as VoiceClientError;
+      expect(sseError.data).toMatchObject({ code: 'UNAUTHORIZED', httpStatus: 401 });
+      expect(sseError.message).toBe('This API key has been revoked');
+      // A reconnect is refused too, at connection_init.
+      const again = connect(b.url, victim.key);
+      await vi.waitFor(() => expect(again.codes).toEqual([4401]), WAIT);
+      // Nothing sent after the revocation ran.
+      expect(await agentCount(victim.accountId)).toBe(agentsBefore);
+      sse.stop();
+      await expectReleased(before);
+    },
+  );
+
+  it('keeps the connections of the account’s other keys', async () => {
+    const before = heldByB();
+    const { victim, socket, sse } = await liveConnections();
+    const otherKey = await createKey(t, victim.accountId);
+    const kept = connect(b.url, otherKey);
+    await kept.ready;
+    const keptStream = stream(b.url, otherKey);
+    await keptStream.started;
+    await api(t.url, 'DELETE', `/admin/api-keys/${victim.keyId}`, { key: t.adminToken });
+    await vi.waitFor(() => expect(socket.codes).toContain(4403), WAIT);
+    expect(((await sse.ended) as VoiceClientError).data).toMatchObject({ code: 'UNAUTHORIZED' });
+    const still = await once(kept.client, '{ agents { total } }');
+    expect(still.result?.errors).toBeUndefined();
+    expect(kept.codes).toEqual([]);
+    await kept.client.dispose();
+    keptStream.stop();
+    sse.stop();
+    await expectReleased(before);
+  });
+
+  it('finds a revocation missed while B’s listening connection was down once it reconnects', async () => {
+    const before = heldByB();
+    const { victim, socket, subscription, sse } = await liveConnections();
+    // B's rate-limit pool, which hears the announcements, loses its connections and cannot open
+    // new ones: the revocation commits while nobody on B listens, so no announcement reaches it.
+    proxy.cut();
+    try {
+      await sql`UPDATE gateway.api_keys SET revoked_at = now() WHERE id = ${victim.keyId}`;
+      expect(socket.codes).toEqual([]);
+    } finally {
+      proxy.resume();
+    }
+    // Listening again, B reads the keys of its open connections.
+    await vi.waitFor(() => expect(socket.codes[0]).toBe(4403), WAIT);
+    expect(await closeCode(subscription)).toBe(4403);
+    expect(((await sse.ended) as VoiceClientError).data).toMatchObject({ code: 'UNAUTHORIZED' });
+    sse.stop();
+    await expectReleased(before);
+  });
+});
