@@ -99,7 +99,7 @@ describe.each(infraModes())('GraphQL at /graphql (%s)', (mode) => {
   }
 
   async function finished(callId: string): Promise<void> {
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + 60_000;
     for (;;) {
       const res = await gql<{ call: { endedAt: string | null } }>(
         `query ($id: ID!) { call(id: $id) { endedAt } }`,

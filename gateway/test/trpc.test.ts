@@ -128,7 +128,7 @@ describe.each(infraModes())('tRPC at /trpc (%s)', (mode) => {
   }
 
   async function finished(id: string): Promise<Call> {
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + 60_000;
     for (;;) {
       const call = await client.calls.get.query({ id });
       if (call.ended_at) return call;

@@ -80,7 +80,7 @@ describe.each(infraModes())('webhook delivery log, redeliver and test event (%s)
 
   /** Polls the log (the API a customer would poll) until every delivery of the agent is final. */
   async function settledLog(agentId: string, count: number): Promise<WebhookDelivery[]> {
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + 60_000;
     for (;;) {
       const { items } = await listDeliveries(agentId);
       if (items.length === count && items.every((d) => d.status === 'succeeded' || d.status === 'failed'))

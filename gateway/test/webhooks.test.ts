@@ -80,7 +80,7 @@ describe.each(infraModes())('webhooks (%s)', (mode) => {
     });
 
   async function finalDelivery(agentId: string): Promise<{ delivery: DeliveryRow; attempts: AttemptRow[] }> {
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + 60_000;
     for (;;) {
       const [delivery] = await sql<DeliveryRow[]>`
         select id, event_id, status, attempt_count, session_id from webhook.deliveries where agent_id = ${agentId}`;
