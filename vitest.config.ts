@@ -11,8 +11,11 @@ export default defineConfig({
     globalSetup: ['platform/test/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,
-    testTimeout: 30_000,
-    hookTimeout: 90_000,
+    // Tests wait for conditions, each with its own deadline; these bounds only catch a hang. They
+    // are set for a loaded machine (both cores busy), where a platform start or a call takes
+    // several times as long as on a quiet one.
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
     teardownTimeout: 30_000,
   },
 });

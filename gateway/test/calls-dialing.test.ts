@@ -17,7 +17,7 @@ async function createAgent(t: TestPlatform, account: TestAccount, name: string):
   return res.body.data.id;
 }
 
-async function waitForFinal(t: TestPlatform, key: string, id: string, timeoutMs = 30_000): Promise<Call> {
+async function waitForFinal(t: TestPlatform, key: string, id: string, timeoutMs = 60_000): Promise<Call> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await api<Envelope<Call>>(t.url, 'GET', `/v1/calls/${id}`, { key });
@@ -89,19 +89,21 @@ describe.each(infraModes())('placing calls (%s)', (mode) => {
 
   describe('the dial queue (CALL_DIALS_PER_SECOND)', () => {
     const PER_SECOND = 4;
-    const CALLS = 16;
+    // The last call waits (CALLS - PER_SECOND) / PER_SECOND = 5 s for its turn.
+    const CALLS = 24;
     let t: TestPlatform;
     let acme: TestAccount;
     beforeAll(async () => {
       t = await startTestPlatform(mode, {
-        // Calls last milliseconds, the keeper runs every third of a second, and the reaper's grace
-        // is far shorter than the queue's wait: a call waiting for its turn must not count as stuck,
-        // and its lease must be renewed while it waits.
+        // Calls last milliseconds, the keeper runs every 2/3 s, and the reaper's grace and the
+        // lease are far shorter than the queue's wait: a call waiting for its turn must not count
+        // as stuck, and its lease must be renewed while it waits. The grace is still what a dialed
+        // call may take on a loaded machine (its 60 simulated ms become hundreds there).
         config: {
           SIM_TIME_SCALE: 0.0001,
           CALL_DIALS_PER_SECOND: PER_SECOND,
-          CALL_STUCK_GRACE_MS: 300,
-          CALL_LEASE_SECONDS: 1,
+          CALL_STUCK_GRACE_MS: 2_000,
+          CALL_LEASE_SECONDS: 2,
         },
       });
       acme = await createAccount(t, { name: 'Acme', plan: 'enterprise', rateLimitPerMinute: 100_000 });

@@ -81,7 +81,8 @@ describe.each(infraModes())('call export (%s)', (mode) => {
     acme = await account('Exporter');
     other = await account('Other');
     await seedCalls(database.url, acme.accountId, ROWS);
-  }, 120_000);
+    // A platform start and the seeding of many rows, on a loaded machine.
+  }, 240_000);
   afterAll(async () => {
     await server?.stop();
     await drop();

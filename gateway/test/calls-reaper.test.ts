@@ -1,6 +1,6 @@
 import { type Call, EVENTS, eventFilter } from '@voice/shared';
 import { infraModes } from '@voice/shared/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAccount, type TestAccount } from '../../platform/test/support/accounts';
 import {
   startTestPlatform,
@@ -94,8 +94,8 @@ describe.each(infraModes())('the stuck-call reaper (%s)', (mode) => {
   beforeAll(async () => {
     t = await startTestPlatform(mode, {
       callProvider: network,
-      // The keeper passes every lease/3 (at least 250 ms); stuck after 1 s of call plus 0.5 s.
-      config: { CALL_STUCK_GRACE_MS: GRACE_MS, CALL_LEASE_SECONDS: 1, SIM_TIME_SCALE: 1 },
+      // The keeper passes every lease/3 (1 s); stuck after 1 s of call plus 0.5 s.
+      config: { CALL_STUCK_GRACE_MS: GRACE_MS, CALL_LEASE_SECONDS: 3, SIM_TIME_SCALE: 1 },
     });
     acme = await createAccount(t, { name: 'Acme' });
     const agent = await api<Envelope<{ id: string }>>(t.url, 'POST', '/v1/agents', {
@@ -133,8 +133,9 @@ describe.each(infraModes())('the stuck-call reaper (%s)', (mode) => {
       expect(placed.status).toBe(201);
       const id = placed.body.data.id;
 
-      // Connected, and left alone while its longest plausible run lasts.
-      const deadline = Date.now() + 10_000;
+      // Connected, and left alone while its longest plausible run lasts (reaped within seconds;
+      // the deadline leaves a loaded machine its stalls).
+      const deadline = Date.now() + 30_000;
       let call = await get(id);
       while (!FINAL.includes(call.status) && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 50));
@@ -159,6 +160,14 @@ describe.each(infraModes())('the stuck-call reaper (%s)', (mode) => {
       expect(call.telephony).toEqual({ carrier: 'sip', trunk_id: null, sip_code: 200, sip_reason: 'OK' });
       expect(network.hungUp).toEqual([id]);
 
+      // The events leave through the outbox, after the row changed: wait for them to arrive.
+      await vi.waitFor(
+        () => {
+          expect(ended.length).toBeGreaterThanOrEqual(1);
+          expect(statuses.length).toBeGreaterThanOrEqual(3);
+        },
+        { timeout: 30_000, interval: 20 },
+      );
       // Further keeper passes, and the network's own report of the hang-up, change nothing.
       await new Promise((r) => setTimeout(r, 1500));
       const { recording_url: _link, ...record } = call;

@@ -7,7 +7,7 @@ import {
   signRecordingUrl,
 } from '@voice/shared';
 import { infraModes } from '@voice/shared/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAccount, createKey, type TestAccount } from '../../platform/test/support/accounts';
 import { startTestPlatform, type TestPlatform } from '../../platform/test/support/harness';
 import { api, type Envelope, type ErrorEnvelope } from '../../platform/test/support/http';
@@ -36,7 +36,7 @@ describe.each(infraModes())('calls (%s)', (mode) => {
     });
 
   async function waitForFinal(id: string, key = acme.key): Promise<Call> {
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + 60_000;
     for (;;) {
       const res = await call('GET', `/v1/calls/${id}`, undefined, key);
       expect(res.status).toBe(200);
@@ -169,6 +169,15 @@ describe.each(infraModes())('calls (%s)', (mode) => {
     try {
       const placed = await place('+14155557777');
       await waitForFinal(placed.id);
+      // The events leave through the outbox after the row changed: wait for the last one, then
+      // give a duplicate a moment to show (a quiet 300 ms).
+      await vi.waitFor(
+        () => {
+          expect(ended.map((e) => e.id)).toContain(placed.id);
+          expect(statuses.filter((s) => s.startsWith(placed.id)).length).toBeGreaterThanOrEqual(3);
+        },
+        { timeout: 30_000, interval: 20 },
+      );
       await new Promise((r) => setTimeout(r, 300));
       // The end is announced once, by CALL_ENDED (live subscribers read it as the last status).
       expect(

@@ -69,8 +69,8 @@ export function campaignApi(url: string, key: string) {
       expect(res.status, res.text).toBe(200);
       return res.body.data;
     },
-    /** Polls the campaign until `done` holds. */
-    async waitFor(id: string, done: (c: Campaign) => boolean, timeoutMs = 20_000): Promise<Campaign> {
+    /** Polls the campaign until `done` holds (it returns as soon as it does: the bound is for a loaded machine). */
+    async waitFor(id: string, done: (c: Campaign) => boolean, timeoutMs = 60_000): Promise<Campaign> {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const campaign = await this.get(id);

@@ -195,10 +195,13 @@ describe.each(infraModes())('campaigns: dialing (%s)', (mode) => {
       settings({
         agent_id: doomed,
         contacts: contactsOf(['+14155559200', '+14155559201']),
-        start_at: new Date(Date.now() + 500).toISOString(),
+        start_at: new Date(Date.now() + 3_600_000).toISOString(),
       }),
     );
     expect((await api.send('DELETE', `/v1/agents/${doomed}`)).status).toBe(204);
+    // Due now, once the agent is certainly gone (a start_at half a second ahead could come first
+    // on a loaded machine): the dispatcher starts scheduled campaigns whose start_at has come.
+    await sql`UPDATE campaign.campaigns SET start_at = now() WHERE id = ${created.id}`;
     const done = await api.waitFor(created.id, (c) => c.status === 'completed');
     expect(done.counts).toMatchObject({ failed: 2, total: 2 });
     const contacts = await api.contacts(created.id);

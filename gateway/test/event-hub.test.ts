@@ -64,10 +64,12 @@ describe('EventHub', () => {
     for (const { subject, envelope } of [mine, theirs, forged]) await bus.publish(subject, envelope);
 
     // In-process publishes are handled in order: once the forged one is refused, all were seen.
-    await vi.waitFor(() =>
-      expect(lines).toContainEqual(
-        expect.objectContaining({ msg: 'live event whose subject names another account: dropped' }),
-      ),
+    await vi.waitFor(
+      () =>
+        expect(lines).toContainEqual(
+          expect.objectContaining({ msg: 'live event whose subject names another account: dropped' }),
+        ),
+      { timeout: 15_000, interval: 20 },
     );
     expect(acme.map((e) => e.entityId)).toEqual([mine.envelope.data.call_id]);
     expect(globex.map((e) => e.entityId)).toEqual([theirs.envelope.data.call_id]);
@@ -88,7 +90,7 @@ describe('EventHub', () => {
     };
     for (const { subject, envelope } of [live, ended(callId, 3), ended(older, undefined)])
       await bus.publish(subject, envelope);
-    await vi.waitFor(() => expect(seen).toHaveLength(3));
+    await vi.waitFor(() => expect(seen).toHaveLength(3), { timeout: 15_000, interval: 20 });
     expect(seen.map((e) => [e.entityId, e.sequence, e.call.status])).toEqual([
       [callId, 2, live.envelope.data.status],
       [callId, 3, 'completed'],

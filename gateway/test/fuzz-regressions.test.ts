@@ -39,7 +39,7 @@ function slowRead(port: number, request: string): Promise<{ head: string; bodyBy
       const end = all.indexOf('\r\n\r\n');
       resolve({ head: all.subarray(0, end).toString('latin1'), bodyBytes: all.length - end - 4 });
     });
-    socket.setTimeout(5000, () => socket.destroy(new Error('timed out')));
+    socket.setTimeout(30_000, () => socket.destroy(new Error('timed out')));
   });
 }
 
@@ -205,7 +205,9 @@ describe('fuzz regressions: requests Node or a library answered on its own', () 
       key: t.devKey,
       body: { query: `{ voices { ...F${n} } }\nfragment F0 on Voice { id }\n${fragments.join('\n')}` },
     });
-    expect(performance.now() - started).toBeLessThan(2000);
+    // Milliseconds when linear; the exponential walk took minutes. The bound leaves a loaded
+    // machine its stalls.
+    expect(performance.now() - started).toBeLessThan(20_000);
     expect(res.status).toBe(400);
     expect(res.body.errors[0]?.extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });

@@ -1,5 +1,5 @@
 import { createClient } from 'graphql-ws';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { createAccount } from '../../platform/test/support/accounts';
 import { startTestPlatform } from '../../platform/test/support/harness';
@@ -22,9 +22,7 @@ it('ends open graphql-ws subscriptions with 1001 when the gateway stops, without
     { next: () => {}, error: () => {}, complete: () => {} },
   );
   const live = t.platform.gateway!.deps.live;
-  const deadline = Date.now() + 5000;
-  while (live.listenerCount === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-  expect(live.listenerCount).toBe(1);
+  await vi.waitFor(() => expect(live.listenerCount).toBe(1), { timeout: 30_000, interval: 20 });
 
   await t.stop();
   expect(await closed).toBe(1001);

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { infraModes } from '@voice/shared/testing';
 import { type Client, createClient } from 'graphql-ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { createAccount, createKey, type TestAccount } from '../../platform/test/support/accounts';
 import { startTestPlatform, type TestPlatform } from '../../platform/test/support/harness';
@@ -45,6 +46,20 @@ describe.each(infraModes())('GraphQL at /graphql (%s)', (mode) => {
     });
     sockets.push(client);
     return client;
+  }
+
+  /** Subscriptions take a moment to reach the gateway's hub; a loaded machine may take seconds. */
+  const HUB_WAIT = { timeout: 30_000, interval: 20 };
+  /** No subscription of an earlier test is left listening on the gateway's hub. */
+  async function hubIdle(): Promise<void> {
+    await vi.waitFor(() => expect(t.platform.gateway!.deps.live.listenerCount).toBe(0), HUB_WAIT);
+  }
+  /** `n` subscriptions listen on the hub (after hubIdle): they see every event from now on. */
+  async function hubListening(n: number): Promise<void> {
+    await vi.waitFor(
+      () => expect(t.platform.gateway!.deps.live.listenerCount).toBeGreaterThanOrEqual(n),
+      HUB_WAIT,
+    );
   }
 
   /** Collects a subscription's events until `until` says it has them all. */
@@ -99,7 +114,7 @@ describe.each(infraModes())('GraphQL at /graphql (%s)', (mode) => {
   }
 
   async function finished(callId: string): Promise<void> {
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + 60_000;
     for (;;) {
       const res = await gql<{ call: { endedAt: string | null } }>(
         `query ($id: ID!) { call(id: $id) { endedAt } }`,
@@ -359,13 +374,14 @@ describe.each(infraModes())('GraphQL at /graphql (%s)', (mode) => {
     type Event = {
       callStatusChanged: { id: string; status: string; endedAt: string | null; recordingUrl: string | null };
     };
+    await hubIdle();
     const seen = collect<Event>(mine, query, { agentId }, (got) =>
       got.some((e) => e.callStatusChanged.endedAt !== null),
     );
     // The other account passes Acme's agent id: it must still see nothing of Acme's.
     const spy = collect<Event>(theirs, query, { agentId }, () => false);
     const spyAll = collect<Event>(theirs, `subscription { callStatusChanged { id } }`, {}, () => false);
-    await new Promise((r) => setTimeout(r, 300));
+    await hubListening(3);
 
     const callId = await makeCall(agentId);
     await seen.done;
@@ -379,6 +395,7 @@ describe.each(infraModes())('GraphQL at /graphql (%s)', (mode) => {
     expect(new Set(seen.got.map((e) => e.callStatusChanged.id))).toEqual(new Set([callId]));
     const last = seen.got.at(-1)!.callStatusChanged;
     expect(new URL(last.recordingUrl!).pathname).toBe(`/v1/recordings/${callId}.wav`);
+    // The others listened before the call began; give a leak a quiet moment to show.
     await new Promise((r) => setTimeout(r, 300));
     expect(spy.got).toEqual([]);
     expect(spyAll.got).toEqual([]);
@@ -440,6 +457,7 @@ describe.each(infraModes())('GraphQL at /graphql (%s)', (mode) => {
 
   it(`delivers every event of the account to ${SUBSCRIBERS} concurrent subscribers`, async () => {
     const agentId = await createAgent('Fan-out');
+    await hubIdle();
     const clients = Array.from({ length: SUBSCRIBERS }, () => wsClient(`Bearer ${acme.key}`));
     const query = `subscription ($agentId: ID) { callStatusChanged(agentId: $agentId) { id status } }`;
     type Event = { callStatusChanged: { id: string; status: string } };
@@ -453,10 +471,7 @@ describe.each(infraModes())('GraphQL at /graphql (%s)', (mode) => {
       ),
     );
     // Every socket acknowledged and subscribed before the calls start.
-    const deadline = Date.now() + 15_000;
-    while (t.platform.gateway!.deps.live.listenerCount < SUBSCRIBERS && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await hubListening(SUBSCRIBERS);
     const placed = [await makeCall(agentId, '+14155550301'), await makeCall(agentId, '+14155550302')];
     await Promise.all(streams.map((s) => s.done));
     for (const stream of streams) {
@@ -468,11 +483,12 @@ describe.each(infraModes())('GraphQL at /graphql (%s)', (mode) => {
       }
       stream.stop();
     }
-  }, 60_000);
+  });
 
   it('follows a campaign to completion over campaignProgress, with its calls and contacts', async () => {
     const agentId = await createAgent('Campaigner');
-    const startAt = new Date(Date.now() + 1500).toISOString();
+    // Made due below, once the subscription listens (so it sees the campaign start).
+    const startAt = new Date(Date.now() + 3_600_000).toISOString();
     const created = await gql<{ createCampaign: { id: string; status: string; counts: { total: number } } }>(
       `mutation ($input: CreateCampaignInput!) {
         createCampaign(input: $input, idempotencyKey: "gql-campaign-0001") { id status counts { total skipped } }
@@ -498,18 +514,27 @@ describe.each(infraModes())('GraphQL at /graphql (%s)', (mode) => {
     expect(campaign).toMatchObject({ status: 'SCHEDULED', counts: { total: 4 } });
 
     type Progress = { campaignProgress: { status: string; counts: Record<string, number> } };
+    await hubIdle();
     const progress = collect<Progress>(
       wsClient(`Bearer ${acme.key}`),
       `subscription ($id: ID!) { campaignProgress(campaignId: $id) { status counts { total pending inProgress completed skipped } } }`,
       { id: campaign.id },
       (got) => got.some((e) => e.campaignProgress.status === 'COMPLETED'),
     );
+    await hubListening(1);
     const theirs = collect<Progress>(
       wsClient(`Bearer ${other.key}`),
       `subscription ($id: ID!) { campaignProgress(campaignId: $id) { status } }`,
       { id: campaign.id },
       () => false,
     );
+    // The dispatcher starts scheduled campaigns whose start_at has come.
+    const sql = postgres(t.databaseUrl, { max: 1, onnotice: () => {} });
+    try {
+      await sql`UPDATE campaign.campaigns SET start_at = now() WHERE id = ${campaign.id}`;
+    } finally {
+      await sql.end();
+    }
     await progress.done;
     expect(progress.errors).toEqual([]);
     const statuses = progress.got.map((e) => e.campaignProgress.status);

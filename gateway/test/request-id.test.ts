@@ -1,5 +1,5 @@
 import { infraModes } from '@voice/shared/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestPlatform, type TestPlatform } from '../../platform/test/support/harness';
 import { api } from '../../platform/test/support/http';
 
@@ -14,19 +14,30 @@ describe.each(infraModes())('request ids across services (%s)', (mode) => {
     const requestId = `trace-${mode}-${Date.now()}`;
     const res = await api(t.url, 'GET', '/v1/health', { headers: { 'x-request-id': requestId } });
     expect(res.status).toBe(200);
-    await new Promise((r) => setTimeout(r, 100));
-    const lines = t.logs.filter((line) => line.request_id === requestId);
-    const services = new Set(lines.map((line) => line.service));
-    for (const name of ['gateway', 'agent', 'call', 'campaign', 'webhook']) expect(services).toContain(name);
-    expect(lines.filter((l) => l.service === 'agent').some((l) => l.subject === 'agent.health')).toBe(true);
+    // A service may log after the gateway answered (the access line comes after the response).
+    await vi.waitFor(
+      () => {
+        const lines = t.logs.filter((line) => line.request_id === requestId);
+        const services = new Set(lines.map((line) => line.service));
+        for (const name of ['gateway', 'agent', 'call', 'campaign', 'webhook'])
+          expect(services).toContain(name);
+        expect(lines.filter((l) => l.service === 'agent').some((l) => l.subject === 'agent.health')).toBe(
+          true,
+        );
+      },
+      { timeout: 15_000, interval: 20 },
+    );
   });
 
   it('logs one line per HTTP request: its outcome, with the request and the time it took', async () => {
     const requestId = `one-line-${mode}-${Date.now()}`;
     const res = await api(t.url, 'GET', '/v1/me', { key: t.devKey, headers: { 'x-request-id': requestId } });
     expect(res.status).toBe(200);
-    await new Promise((r) => setTimeout(r, 100));
-    const lines = t.logs.filter((line) => line.request_id === requestId && line.service === 'gateway');
+    const gatewayLines = () =>
+      t.logs.filter((line) => line.request_id === requestId && line.service === 'gateway');
+    // The line is written once the response is sent, which may be after the client read it.
+    await vi.waitFor(() => expect(gatewayLines()).not.toHaveLength(0), { timeout: 15_000, interval: 20 });
+    const lines = gatewayLines();
     expect(lines.map((line) => line.msg)).toEqual(['request completed']);
     expect(lines[0]).toMatchObject({ req: { method: 'GET', url: '/v1/me' }, res: { statusCode: 200 } });
     expect(typeof lines[0]!.responseTime).toBe('number');

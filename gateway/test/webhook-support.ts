@@ -60,12 +60,16 @@ export async function settledDeliveries(
 ): Promise<WebhookDelivery[]> {
   let seen: string[] = [];
   try {
-    return await until(`${count} final deliveries`, async () => {
-      const { items } = await listDeliveries(url, key, agentId, '?page_size=100');
-      seen = items.map((d) => d.status);
-      const final = items.every((d) => d.status === 'succeeded' || d.status === 'failed');
-      return items.length === count && final ? items : undefined;
-    });
+    return await until(
+      `${count} final deliveries`,
+      async () => {
+        const { items } = await listDeliveries(url, key, agentId, '?page_size=100');
+        seen = items.map((d) => d.status);
+        const final = items.every((d) => d.status === 'succeeded' || d.status === 'failed');
+        return items.length === count && final ? items : undefined;
+      },
+      60_000,
+    );
   } catch (error) {
     throw new Error(`log not settled: ${JSON.stringify(seen)}`, { cause: error });
   }

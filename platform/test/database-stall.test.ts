@@ -6,6 +6,7 @@ import { createLogger } from '@voice/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EmbeddedPostgresServer, startEmbeddedPostgres } from '../src/embedded-postgres';
 import { startTestPlatform, type TestPlatform } from './support/harness';
+import { healthWhen } from './support/health';
 import { api, type Envelope } from './support/http';
 
 /** Every process of one PostgreSQL server: the postmaster (found by its data folder) and its children. */
@@ -46,7 +47,7 @@ describe('a stalled database', () => {
   });
 
   it('leaves /v1/health answering 503 unavailable within seconds, and public discovery serving', async () => {
-    expect((await api<Envelope<{ status: string }>>(t.url, 'GET', '/v1/health')).body.data.status).toBe('ok');
+    await healthWhen(t.url, (health) => expect(health.status).toBe('ok'));
     const pids = postgresProcesses(dataDir);
     signal(pids, 'SIGSTOP');
     try {
@@ -56,7 +57,9 @@ describe('a stalled database', () => {
         'GET',
         '/v1/health',
       );
-      expect(Date.now() - started).toBeLessThan(5000);
+      // Its probes give up after 1.5 s; the bound catches a health check that hangs with the
+      // database, and leaves a loaded machine its stalls.
+      expect(Date.now() - started).toBeLessThan(10_000);
       // Without its database the gateway serves nothing: out of the load balancer until it is back.
       expect(health.status).toBe(503);
       expect(health.body.data.status).toBe('unavailable');
@@ -71,7 +74,7 @@ describe('a stalled database', () => {
     } finally {
       signal(pids, 'SIGCONT');
     }
-    const recovered = await api<Envelope<{ status: string }>>(t.url, 'GET', '/v1/health');
-    expect(recovered.body.data.status).toBe('ok');
-  }, 30_000);
+    // Resumed, PostgreSQL first works off what queued up meanwhile: health is ok again once it has.
+    await healthWhen(t.url, (health) => expect(health.status).toBe('ok'));
+  }, 90_000);
 });

@@ -127,10 +127,12 @@ describe('embedded PostgreSQL stop', () => {
       const server = await startEmbeddedPostgres({ dataDir, log, durable: false });
       const pid = Number.parseInt(await readFile(path.join(dataDir, 'postmaster.pid'), 'utf8'), 10);
       process.kill(pid, 'SIGINT');
-      await vi.waitFor(() => expect(() => process.kill(pid, 0)).toThrow(), { timeout: 10_000, interval: 20 });
+      await vi.waitFor(() => expect(() => process.kill(pid, 0)).toThrow(), { timeout: 30_000, interval: 20 });
       const started = performance.now();
       await server.stop();
-      expect(performance.now() - started).toBeLessThan(1_000);
+      // Not the 15 s it waits for a server that does not confirm its stop; a loaded machine may
+      // add a second or two, not that.
+      expect(performance.now() - started).toBeLessThan(5_000);
     } finally {
       await rm(parent, { recursive: true, force: true });
     }

@@ -39,9 +39,11 @@ const PG_SLOTS = 4;
 const DAY_MS = 86_400_000;
 const TEMPLATE_PREFIX = 'voice_template_';
 
+// The probes below answer in milliseconds; their bounds are for a loaded machine, where a probe that
+// timed out would drop the nats mode (or, under REQUIRE_INFRA=1, fail the run) for no reason.
 async function reachableNats(url: string): Promise<boolean> {
   try {
-    const nc = await connect({ servers: url, timeout: 2000, reconnect: false });
+    const nc = await connect({ servers: url, timeout: 10_000, reconnect: false });
     await nc.close();
     return true;
   } catch {
@@ -50,7 +52,7 @@ async function reachableNats(url: string): Promise<boolean> {
 }
 
 async function reachablePostgres(url: string): Promise<boolean> {
-  const sql = postgres(url, { max: 1, connect_timeout: 3, onnotice: () => {} });
+  const sql = postgres(url, { max: 1, connect_timeout: 10, onnotice: () => {} });
   try {
     await sql`select 1`;
     return true;

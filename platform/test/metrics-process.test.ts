@@ -78,7 +78,7 @@ describe.runIf(infraModes().includes('nats'))('/metrics of component processes (
       body: { agent_id: created.body.data.id, source_number: '+14155550100', phone_number: '+14155551234' },
     });
     expect(placed.status, placed.text).toBe(201);
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + 60_000;
     for (;;) {
       const got = await api<Envelope<Call>>(gateway.url!, 'GET', `/v1/calls/${placed.body.data.id}`, { key });
       if (got.body.data.ended_at) break;

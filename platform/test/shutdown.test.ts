@@ -1,29 +1,61 @@
 import { DISCOVERY } from '@voice/shared';
 import { createTestDatabase, infraModes } from '@voice/shared/testing';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startTestPlatform } from './support/harness';
 import { api, type Envelope } from './support/http';
 import { spawnPlatform } from './support/process';
 
+/** A promise with its resolve outside, to hold a responder or to hear that it was reached. */
+function signal(): { promise: Promise<void>; fire: () => void } {
+  let fire!: () => void;
+  const promise = new Promise<void>((resolve) => {
+    fire = resolve;
+  });
+  return { promise, fire };
+}
+
 describe.each(infraModes())('graceful shutdown (%s)', (mode) => {
   it('finishes a request in flight, then stops accepting and closes', async () => {
     const t = await startTestPlatform(mode);
-    // Stand in for a slow service so a request is certainly in flight when stop begins.
+    // Stand in for a slow service: the request is held by the responder until the test lets it
+    // go, so it is certainly in flight when stop begins, however slow the machine.
     await t.platform.stopService('agent');
-    const slow = t.platform.infrastructure.bus.respond(
+    const reached = signal();
+    const release = signal();
+    t.platform.infrastructure.bus.respond(
       DISCOVERY.listVoices.subject,
-      () => new Promise((resolve) => setTimeout(() => resolve([]), 600)),
+      async () => {
+        reached.fire();
+        await release.promise;
+        return [];
+      },
       { queue: 'agent' },
     );
     const inFlight = api<Envelope<unknown[]>>(t.url, 'GET', '/v1/voices');
-    await new Promise((r) => setTimeout(r, 150));
-    const stopped = t.stop();
+    await reached.promise;
+    let stopDone = false;
+    const stopped = t.stop().then(() => {
+      stopDone = true;
+    });
+    // The gateway refuses new work (connection refused, or 503 while it drains) with the request
+    // still held: stopping began and did not drop it.
+    await vi.waitFor(
+      async () => {
+        const refused = await fetch(`${t.url}/v1/health`).then(
+          (res) => res.status === 503,
+          () => true,
+        );
+        expect(refused).toBe(true);
+      },
+      { timeout: 20_000, interval: 20 },
+    );
+    expect(stopDone, 'stop must wait for the request in flight').toBe(false);
+    release.fire();
     const res = await inFlight;
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual([]);
     await stopped;
     await expect(fetch(`${t.url}/v1/health`)).rejects.toThrow();
-    void slow;
   });
 });
 

@@ -2,6 +2,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { healthWhen } from './support/health';
 import { api, type Envelope } from './support/http';
 import { spawnPlatform } from './support/process';
 
@@ -28,8 +29,7 @@ describe('the embedded default (no NATS_URL, no DATABASE_URL)', () => {
     const me = await api<Envelope<{ account: { plan: string } }>>(first.url!, 'GET', '/v1/me', { key });
     expect(me.status).toBe(200);
     expect(me.body.data.account.plan).toBe('pro');
-    const health = await api<Envelope<{ status: string }>>(first.url!, 'GET', '/v1/health');
-    expect(health.body.data.status).toBe('ok');
+    await healthWhen(first.url!, (health) => expect(health.status).toBe('ok'));
     const created = await api<Envelope<{ id: string }>>(first.url!, 'POST', '/admin/accounts', {
       key: env.ADMIN_TOKEN,
       body: { name: 'Survivor', plan: 'free' },

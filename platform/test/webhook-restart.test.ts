@@ -80,7 +80,8 @@ describe.runIf(infraModes().includes('nats'))(
       });
       expect(created.status, created.text).toBe(201);
       agentId = created.body.data.id;
-    }, 90_000);
+      // Four processes start at once: on a loaded machine that takes a while.
+    }, 180_000);
 
     afterAll(async () => {
       await Promise.all(processes.map((p) => p.stop('SIGKILL')));
@@ -112,7 +113,7 @@ describe.runIf(infraModes().includes('nats'))(
       done: (value: T) => boolean,
       what: string,
     ): Promise<T> {
-      const deadline = Date.now() + 30_000;
+      const deadline = Date.now() + 60_000;
       for (;;) {
         const value = await query();
         if (done(value)) return value;
@@ -126,15 +127,22 @@ describe.runIf(infraModes().includes('nats'))(
                         WHERE event_id = ANY(${eventIds}::uuid[])`;
 
     it('delivers every event after the restart, and none twice', async () => {
-      // The receiver is down for maintenance: every first attempt fails and a retry is scheduled.
-      receiver.answerWith(() => ({ status: 503 }));
+      // The receiver is down for maintenance: every first attempt fails and a retry is scheduled. Only
+      // the first: a retry that comes before the kill (a loaded machine can take longer than the
+      // retry delay to get there) succeeds, as it would once maintenance ended.
+      const refusedOnce = new Set<string>();
+      receiver.answerWith((_path, headers) => {
+        const eventId = String(headers['x-service-event-id']);
+        if (refusedOnce.has(eventId)) return { status: 200 };
+        refusedOnce.add(eventId);
+        return { status: 503 };
+      });
       const retrying = await placeCalls(CALLS_BEFORE_KILL, 0);
       await waitFor(
         () => deliveriesOf(retrying),
-        (rows) =>
-          rows.length === retrying.length &&
-          rows.every((r) => r.status === 'pending' && r.attempt_count === 1),
-        'deliveries not waiting for their retry',
+        // Refused once each: waiting for the retry (or, on a slow run, already retried).
+        (rows) => rows.length === retrying.length && rows.every((r) => r.attempt_count >= 1),
+        'deliveries not attempted',
       );
       expect(await webhook.stop('SIGKILL')).toBeNull();
       receiver.answerWith(() => ({ status: 200 }));
@@ -175,6 +183,6 @@ describe.runIf(infraModes().includes('nats'))(
       for (const [id, count] of perEvent) expect(count, `event ${id} received with a 2xx`).toBe(1);
       const failures = receiver.received.filter((r) => r.answered === 503);
       expect(failures.map((r) => r.headers['x-service-event-id']).sort()).toEqual([...retrying].sort());
-    }, 90_000);
+    }, 180_000);
   },
 );

@@ -44,9 +44,16 @@ function snapshot(id: string, name: string): AgentSnapshot {
 function agentService(bus: Bus) {
   const agents = new Map<string, string>();
   let held: Promise<void> | undefined;
+  let arrived: (() => void) | undefined;
   const service = {
     agents,
     requests: 0,
+    /** Resolves once the next request has read its agent (its reply is then as it was). */
+    nextRequest(): Promise<void> {
+      return new Promise((resolve) => {
+        arrived = resolve;
+      });
+    },
     hold() {
       let release!: () => void;
       held = new Promise((resolve) => {
@@ -69,6 +76,8 @@ function agentService(bus: Bus) {
     async ({ agent_id }) => {
       service.requests++;
       const name = agents.get(agent_id);
+      arrived?.();
+      arrived = undefined;
       await held;
       if (name === undefined) throw new AppError('AGENT_NOT_FOUND');
       return snapshot(agent_id, name);
@@ -132,9 +141,10 @@ describe('AgentCopies: copies of agents kept between requests', () => {
     const id = randomUUID();
     service.agents.set(id, 'old');
     const release = service.hold();
+    const read = service.nextRequest();
     const racing = snapshots.get(ctx, id);
     // The reply in flight was read before the change; the change is announced before it arrives.
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await read;
     service.agents.set(id, 'new');
     await service.change(id, 'new');
     const after = snapshots.get(ctx, id);
@@ -154,8 +164,9 @@ describe('AgentCopies: copies of agents kept between requests', () => {
     const id = randomUUID();
     service.agents.set(id, 'one');
     const release = service.hold();
+    const read = service.nextRequest();
     const racing = snapshots.get(ctx, id);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await read;
     // A notice about this agent arrives while the fetch is out (its reply may predate it).
     await service.change(id, 'one');
     release();

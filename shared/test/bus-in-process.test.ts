@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BusNoRespondersError, InProcessBus, type StreamDefinition } from '../src/bus';
 
 type LogLine = Record<string, unknown> & { msg: string };
-const WAIT = { timeout: 3_000, interval: 5 };
+// Deliveries take milliseconds, but a loaded machine may stall a worker for seconds.
+const WAIT = { timeout: 15_000, interval: 5 };
 
 /** What only the in-process bus has: its memory-only stream limits and its close semantics. */
 describe('InProcessBus durable streams', () => {

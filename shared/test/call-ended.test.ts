@@ -62,7 +62,7 @@ describe('consumeCallEnded', () => {
       call: { id: brokenCampaign, agent_id: AGENT, campaign_id: CAMPAIGN },
     });
     await publishEnded(bus, unreadable, { call: { id: unreadable, agent_id: 'not an id' } });
-    await vi.waitFor(() => expect(handled).toEqual([fromCampaign]));
+    await vi.waitFor(() => expect(handled).toEqual([fromCampaign]), { timeout: 15_000, interval: 20 });
     expect(glanced).toEqual([null, CAMPAIGN, null, CAMPAIGN]);
     // Read and refused by the contract: the broken campaign call, and the one with no readable ids.
     const refused = lines.filter((l) => l.msg === 'CALL_ENDED event outside its contract: dropped');

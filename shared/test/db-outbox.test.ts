@@ -286,10 +286,16 @@ describe.each(infraModes())('outbox relay (%s)', (mode) => {
   });
 
   it('vacuums its own outbox once it has deleted enough rows, so claims do not wade through dead ones', async () => {
+    // Dead rows counted on the table's pages (pgstattuple), not from n_dead_tup: the deleting
+    // backends report their deletes up to seconds later (later still on a loaded machine), and a
+    // report that comes after the relay's VACUUM counts rows that VACUUM already removed.
+    await sql`create extension if not exists pgstattuple`;
     async function outboxStats() {
+      const table = `${schema}.outbox`;
       const [row] = await sql<{ vacuums: number; dead: number }[]>`
-        select vacuum_count::int as vacuums, n_dead_tup::int as dead from pg_stat_user_tables
-         where schemaname = ${schema} and relname = 'outbox'`;
+        select (select vacuum_count::int from pg_stat_user_tables
+                 where schemaname = ${schema} and relname = 'outbox') as vacuums,
+               (select dead_tuple_count::int from pgstattuple(${table}::regclass)) as dead`;
       return row!;
     }
     const received = await consume();
@@ -298,9 +304,14 @@ describe.each(infraModes())('outbox relay (%s)', (mode) => {
     await vi.waitFor(() => expect(new Set(received.map((m) => m.id)).size).toBe(ids.length), WAIT);
     await vi.waitFor(async () => expect(await unpublished()).toBe(0), WAIT);
     // vacuum_count counts manual VACUUMs only (autovacuum has its own column): these are the relay's.
-    await vi.waitFor(async () => expect((await outboxStats()).vacuums).toBeGreaterThanOrEqual(1), WAIT);
-    // At most the rows deleted since its last VACUUM (under 50, plus a batch) are left dead.
-    expect((await outboxStats()).dead).toBeLessThan(ids.length);
+    // At most the rows deleted since its last VACUUM (under 50, plus a batch) are left dead. Waited
+    // for: a VACUUM removes nothing that a transaction still open may see (on a slow run, writers of
+    // later events), so the dead rows go with the next one, due once 50 more rows are deleted.
+    await vi.waitFor(async () => {
+      const stats = await outboxStats();
+      expect(stats.vacuums).toBeGreaterThanOrEqual(1);
+      expect(stats.dead).toBeLessThan(ids.length);
+    }, WAIT);
   });
 
   it('vacuums without the table lock that writers would queue behind (no truncation)', async () => {
@@ -324,7 +335,8 @@ describe.each(infraModes())('outbox relay (%s)', (mode) => {
              where schemaname = ${schema} and relname = 'outbox'`;
           expect(row!.vacuums).toBeGreaterThanOrEqual(1);
         },
-        { timeout: 3_500, interval: 20 },
+        // Below the 5 s a truncating VACUUM spends trying for the lock, with room for a loaded machine.
+        { timeout: 4_500, interval: 20 },
       );
     } finally {
       await writer`rollback`;
@@ -355,9 +367,10 @@ describe.each(infraModes())('outbox relay (%s)', (mode) => {
     const started = performance.now();
     await stuck.stop();
     const elapsed = performance.now() - started;
-    // The publish timeout is 30 s; stop waits its own 2 s bound and no longer.
+    // The publish timeout is 30 s; stop waits its own 2 s bound and no longer (a loaded machine may
+    // add seconds to it, not the publish's 30).
     expect(elapsed).toBeGreaterThanOrEqual(1_900);
-    expect(elapsed).toBeLessThan(3_000);
+    expect(elapsed).toBeLessThan(10_000);
     const [leased] = await sql`select published_at, lease_until > now() + interval '30 seconds' as leased
       from ${sql(schema)}.outbox where id = ${event.id}`;
     expect(leased).toMatchObject({ published_at: null, leased: true });

@@ -1,7 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { PollLoop } from '../src/service/poll-loop';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Far below the loop's 60 s interval: a round within it came from a wake, not the interval. */
+const SOON = { timeout: 10_000, interval: 5 };
 
 describe('PollLoop', () => {
   it('runs one round at a time, runs again right after a wake that came during a round, and stops after the round under way', async () => {
@@ -21,16 +23,16 @@ describe('PollLoop', () => {
       onError: () => {},
     });
     loop.start();
-    await sleep(20);
-    expect(starts).toHaveLength(1);
+    await vi.waitFor(() => expect(starts).toHaveLength(1), SOON);
     loop.wake();
     loop.wake();
     release();
-    await sleep(20);
-    // The wakes during the first round gave exactly one more, at once, not after the 60 s interval.
-    expect(starts).toHaveLength(2);
+    // The wakes during the first round gave one more, at once, not after the 60 s interval...
+    await vi.waitFor(() => expect(starts).toHaveLength(2), SOON);
     expect(overlap).toBe(false);
     await loop.stop();
+    // ...and exactly one: none more once it ended (nor after stop, wake or not; a quiet 20 ms).
+    expect(starts).toHaveLength(2);
     loop.wake();
     await sleep(20);
     expect(starts).toHaveLength(2);
@@ -49,9 +51,8 @@ describe('PollLoop', () => {
       onError: (error) => errors.push(error),
     });
     loop.start();
-    await sleep(50);
+    await vi.waitFor(() => expect(rounds).toBeGreaterThan(1), SOON);
     await loop.stop();
     expect(errors).toHaveLength(1);
-    expect(rounds).toBeGreaterThan(1);
   });
 });

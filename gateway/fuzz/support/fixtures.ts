@@ -103,7 +103,8 @@ export async function createFixtures(
   // The call ends fast at the fuzz's carrier pace; its record then has a signed recording link.
   let recordingQuery: Record<string, string> | undefined;
   let recordingFile = `${call.id}.wav`;
-  for (let i = 0; i < 50 && !recordingQuery; i++) {
+  const deadline = Date.now() + 60_000;
+  while (!recordingQuery && Date.now() < deadline) {
     const record = await ok<{ recording_url: string | null; status: string }>(
       api(t.url, 'GET', `/v1/calls/${call.id}`, { key }),
       'call record',

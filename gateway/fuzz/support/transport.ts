@@ -1,8 +1,11 @@
 import http from 'node:http';
 import net from 'node:net';
 
-/** A request is a hang when its whole answer has not arrived by then. */
-export const RESPONSE_TIMEOUT_MS = 5000;
+/**
+ * A request is a hang when its whole answer has not arrived by then: answers take milliseconds, a
+ * hang forever; the bound leaves a loaded machine its stalls.
+ */
+export const RESPONSE_TIMEOUT_MS = 15_000;
 /** Bodies are read to the end but kept only up to this size (the oracle never needs more). */
 const KEEP_BYTES = 8 * 1024 * 1024;
 

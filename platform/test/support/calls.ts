@@ -7,7 +7,7 @@ export async function placeCallAndWait(
   baseUrl: string,
   key: string,
   body: MakeCallBody,
-  timeoutMs = 20_000,
+  timeoutMs = 60_000,
 ): Promise<Call> {
   const res = await api<Envelope<Call>>(baseUrl, 'POST', '/v1/call', { key, body });
   expect(res.status, res.text).toBe(201);

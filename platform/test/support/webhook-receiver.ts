@@ -28,8 +28,8 @@ export interface WebhookReceiver {
   url: string;
   received: ReceivedWebhook[];
   requestsTo(path: string): ReceivedWebhook[];
-  /** Replaces how requests are answered from now on. */
-  answerWith(answer: (path: string) => ReceiverAnswer): void;
+  /** Replaces how requests are answered from now on (by path, or by what the headers say). */
+  answerWith(answer: (path: string, headers: IncomingHttpHeaders) => ReceiverAnswer): void;
   /** Stops listening (connections are refused, as when the receiver is down), keeping its port. */
   down(): Promise<void>;
   /** Listens again on the same port. */
@@ -40,13 +40,13 @@ export interface WebhookReceiver {
 /** A real HTTP server standing in for a customer's webhook endpoint, recording every request. */
 export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
-  let answer = answerByPath;
+  let answer: (path: string, headers: IncomingHttpHeaders) => ReceiverAnswer = answerByPath;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const path = req.url ?? '/';
-      const decided = answer(path);
+      const decided = answer(path, req.headers);
       const entry: ReceivedWebhook = {
         path,
         headers: req.headers,

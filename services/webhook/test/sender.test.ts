@@ -49,8 +49,9 @@ describe('WebhookSender', () => {
     const sender = new WebhookSender({ allowPrivate: true, timeoutMs: 200 });
     const started = Date.now();
     const outcome = await sender.send(request('/hang'));
-    expect(outcome).toMatchObject({ ok: false, statusCode: null });
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(outcome).toMatchObject({ ok: false, statusCode: null, error: 'timeout after 200 ms' });
+    // The 200 ms asked for, not the default: a loaded machine may add a second or two, not that.
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('refuses private addresses without connecting unless allowed', async () => {
