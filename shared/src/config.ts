@@ -77,7 +77,7 @@ export const ConfigSchema = z.object({
   HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(72_000),
   /**
    * Open connections one client address (the socket's, as X-Forwarded-For is unknown before the
-   * headers) may hold; past it a new one gets a 429 and is closed. 0: no cap. Unset: 128, or no cap
+   * headers) may hold; past it a new one gets a 429 and is closed. 0: no cap. Unset: 512, or no cap
    * with TRUST_PROXY set, where every connection comes from the proxy (decided by the gateway's caller).
    */
   MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).max(1_000_000).optional(),
@@ -135,7 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 /** The MAX_CONNECTIONS_PER_IP default without a proxy in front. */
-export const DEFAULT_MAX_CONNECTIONS_PER_IP = 128;
+export const DEFAULT_MAX_CONNECTIONS_PER_IP = 512;
 
 /**
  * MAX_CONNECTIONS_PER_IP as it applies (0: no cap). Unset behind a trusted proxy: no cap, since
