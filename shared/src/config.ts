@@ -78,7 +78,7 @@ export const ConfigSchema = z.object({
   /**
    * Open connections one client address (the socket's, as X-Forwarded-For is unknown before the
    * headers) may hold; past it a new one gets a 429 and is closed. 0: no cap. Unset: 512, or no cap
-   * with TRUST_PROXY set, where every connection comes from the proxy (decided by the gateway's caller).
+   * with TRUST_PROXY set, where every connection comes from the proxy (see maxConnectionsPerIp).
    */
   MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).max(1_000_000).optional(),
   /**
