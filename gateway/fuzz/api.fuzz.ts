@@ -17,6 +17,7 @@ import { judge, type Sent, surfaceOf } from './support/oracle';
 import { rawRequest } from './support/raw';
 import { type Focus, restRequest } from './support/rest';
 import { type HeldConnections, holdConnections } from './support/revocation';
+import { runConnectionFlood, runSlowAttack, slowAttack } from './support/slow';
 import {
   type HttpRequest,
   type Outcome,
@@ -61,6 +62,16 @@ const SHARES: { name: string; share: number }[] = [
 const runsOf = (name: string) =>
   Math.max(1, Math.round((RUNS * (SHARES.find((s) => s.name === name)?.share ?? 0)) / 100));
 const seedOf = (name: string) => SEED + SHARES.findIndex((s) => s.name === name);
+/**
+ * Limits short enough for the slow-client attacks to meet them in seconds, which every other
+ * request of the fuzz must then pass too.
+ */
+const LIMITS = { HTTP_HEADERS_TIMEOUT_MS: 2000, HTTP_REQUEST_TIMEOUT_MS: 4000, MAX_CONNECTIONS_PER_IP: 16 };
+/** Slow attacks (each lasts seconds: run side by side, each from its own address). */
+const SLOW_RUNS = Math.max(10, Math.round(RUNS / 250));
+const SLOW_AT_ONCE = 20;
+/** By then a slow attack's connection must be closed: the longer timeout, a check, the answer, the linger. */
+const SLOW_CLOSE_MS = 15_000;
 
 console.log(
   `fuzz: seed ${SEED} (FUZZ_SEED), ${RUNS} requests per mode (FUZZ_RUNS), modes ${infraModes().join(', ')}`,
@@ -133,7 +144,7 @@ describe.each(infraModes())('HTTP fuzz (%s)', (mode) => {
     t = await startTestPlatform(mode, {
       captureLogs: true,
       // Calls end in well under a second; the carrier's pace is not under test.
-      config: { SIM_TIME_SCALE: 0.01, WEBHOOK_RETRY_BASE_MS: 50 },
+      config: { SIM_TIME_SCALE: 0.01, WEBHOOK_RETRY_BASE_MS: 50, ...LIMITS },
     });
     port = Number(new URL(t.url).port);
     aliases = await probeLoopbackAliases(port);
@@ -262,6 +273,47 @@ describe.each(infraModes())('HTTP fuzz (%s)', (mode) => {
   it('malformed HTTP over raw sockets', async () => {
     const paths = operations.map((op) => op.template.replace(/\{[^}]+\}/g, fixtures.ids.agent_id![0]!));
     await run('malformed HTTP over raw sockets', rawRequest(paths, fixtures));
+  });
+
+  it('slow and greedy clients: answered once, closed in time, capped per address', async () => {
+    const paths = operations.map((op) => op.template.replace(/\{[^}]+\}/g, fixtures.ids.agent_id![0]!));
+    const attacks = fc.sample(slowAttack(paths, fixtures), {
+      seed: SEED + SHARES.length,
+      numRuns: SLOW_RUNS,
+    });
+    const started = performance.now();
+    const found: string[] = [];
+    const statuses = new Map<string, number>();
+    for (let at = 0; at < attacks.length; at += SLOW_AT_ONCE) {
+      const batch = attacks.slice(at, at + SLOW_AT_ONCE);
+      const results = await Promise.all(
+        batch.map((attack, i) =>
+          runSlowAttack(t.url, attack, aliases ? `127.0.0.${210 + i}` : undefined, SLOW_CLOSE_MS),
+        ),
+      );
+      results.forEach(({ status, problems }, i) => {
+        const label = String(status ?? 'none');
+        statuses.set(label, (statuses.get(label) ?? 0) + 1);
+        const request = JSON.stringify(batch[i]!.head.slice(0, 300));
+        found.push(...problems.map((p) => `${p}\n    request: ${request}`));
+      });
+    }
+    // One address past its cap (another address's cap: the fixtures' own connections are not in it).
+    if (aliases) {
+      const flood = await runConnectionFlood(
+        t.url,
+        '127.0.0.250',
+        LIMITS.MAX_CONNECTIONS_PER_IP,
+        8,
+        SLOW_CLOSE_MS,
+      );
+      found.push(...flood.map((p) => `connection flood: ${p}`));
+    }
+    found.push(...newLogs().errors);
+    console.log(
+      `fuzz (${mode}) slow and greedy clients: ${attacks.length} attacks${aliases ? ' and a connection flood' : ''} in ${Math.round(performance.now() - started)} ms; answers ${[...statuses.entries()].map(([status, n]) => `${status}: ${n}`).join(', ')}`,
+    );
+    expect(found, `${found.length} failures:\n${found.join('\n\n')}`).toEqual([]);
   });
 
   it('GraphQL: generated and hostile documents', async () => {

@@ -14,9 +14,11 @@ import { GatewayClient } from './clients/gateway-client';
 import type { GatewayDeps } from './deps';
 import { graphqlSurface } from './graphql/plugin';
 import { clientErrorHandler } from './http/client-errors';
+import { capConnectionsPerAddress } from './http/connection-cap';
 import { parseJsonBody } from './http/json-body';
 import {
   closeUnupgradedSocket,
+  closeWhenBodyUnread,
   drainBodyOfGet,
   NODE_HTTP_OPTIONS,
   requireHost,
@@ -47,8 +49,18 @@ export const BODY_LIMIT_BYTES = 16 * 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 const JSON_TYPES = ['application/json', /^application\/[\w.-]+\+json$/] as const;
 
+/** How long clients may take and how many connections one address may hold (README, "Configuration"). */
+export interface HttpLimits {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  /** 0: no cap. */
+  maxConnectionsPerAddress: number;
+}
+
 export interface GatewayOptions {
   bus: Bus;
+  http: HttpLimits;
   sql: Sql;
   /**
    * Where rate-limit counts are written: counts a database crash may lose, so their commits need
@@ -88,6 +100,22 @@ function trustedProxies(setting: GatewayOptions['trustProxy']): FastifyServerOpt
   return setting ?? false;
 }
 
+/**
+ * Node checks the timeouts of open connections every connectionsCheckingInterval (30 s by default):
+ * often enough that a timeout is enforced within a second or half of itself.
+ */
+function serverTimeouts(limits: HttpLimits) {
+  return {
+    http: {
+      ...NODE_HTTP_OPTIONS,
+      headersTimeout: limits.headersTimeoutMs,
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(limits.headersTimeoutMs / 2))),
+    },
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+  };
+}
+
 /** Errors Fastify raises before any hook runs (bad URL encoding, oversized path parameters). */
 function frameworkErrors(limiter: RateLimiter): FastifyServerOptions['frameworkErrors'] {
   return (error, request, reply) => {
@@ -115,13 +143,14 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
     // The edge answers 503 in the envelope while closing; Fastify's own 503 has no envelope.
     return503OnClosing: false,
     routerOptions: { maxParamLength: 1000 },
-    http: NODE_HTTP_OPTIONS,
+    ...serverTimeouts(options.http),
     frameworkErrors: frameworkErrors(limiter),
     clientErrorHandler: refuseMalformed,
   });
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   takeOverNodeAnswers(app, refuseMalformed);
+  capConnectionsPerAddress(app.server, options.http.maxConnectionsPerAddress, options.log);
 
   // JSON only (text/plain would otherwise be accepted as a string), through our parser.
   app.removeAllContentTypeParsers();
@@ -200,6 +229,7 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   // After the edge (so the answer is charged and carries the rate-limit headers).
   app.addHook('onRequest', requireHost);
   app.addHook('onRequest', drainBodyOfGet(BODY_LIMIT_BYTES));
+  app.addHook('onSend', closeWhenBodyUnread);
   app.addHook('onResponse', closeUnupgradedSocket);
   await app.register(openapiPlugin);
   await app.register(systemRoutes, deps);

@@ -143,6 +143,8 @@ describe.each(infraModes())('call export (%s)', (mode) => {
     );
     expect(row).toContain(',no_answer,');
     expect(row).toContain(`"'=SUM(A1) summary, with ""quotes"""`);
+    // Phone numbers as they are: E.164 cannot compute anything.
+    expect(row).toMatch(/,\+1415555\d{4},\+14155550100,/);
   }, 120_000);
 
   it('exports nothing of another account, and refuses a bad format', async () => {

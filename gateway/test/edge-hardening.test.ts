@@ -116,6 +116,15 @@ describe.each(infraModes())('edge hardening (%s)', (mode) => {
     expect(traversal.text).not.toContain('"dependencies"');
   });
 
+  it('serves only the GraphiQL assets it has: inherited names are 404, not a 500', async () => {
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'nope.js']) {
+      const res = await api<ErrorEnvelope>(t.url, 'GET', `/graphql/assets/${name}`);
+      expect(res.status, name).toBe(404);
+      expect(res.body.detail, name).toBe('No such GraphiQL asset');
+    }
+    expect((await api(t.url, 'GET', '/graphql/assets/graphiql.css')).status).toBe(200);
+  });
+
   it('answers unknown routes 404 before reading a body', async () => {
     const res = await api<ErrorEnvelope>(t.url, 'POST', '/v1/voices', {
       rawBody: Buffer.alloc(17 * 1024 * 1024, 0x20),

@@ -1,4 +1,4 @@
-import { createLogger, createSql, type Sql } from '@voice/shared';
+import { createLogger, createSql, httpLimits, type Sql } from '@voice/shared';
 import { infraModes } from '@voice/shared/testing';
 import type { FormattedExecutionResult } from 'graphql';
 import type { Client } from 'graphql-ws';
@@ -96,6 +96,7 @@ async function startSecondGateway(
     rateLimitSql,
     log,
     adminToken: undefined,
+    http: httpLimits(t.config),
     recordingSecret: t.config.RECORDING_URL_SECRET!,
     publicBaseUrl: () => url,
   });

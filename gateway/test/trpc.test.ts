@@ -361,6 +361,16 @@ describe.each(infraModes())('tRPC at /trpc (%s)', (mode) => {
     }
   });
 
+  it('locates every issue from `input`, those a service finds too (REST says `body` for them)', async () => {
+    const invalid = await failure(
+      client.agents.create.mutate({ name: 'Voiceless', start_flow: 'Hi.', end_flow: 'Bye.', voice: 'nope' }),
+    );
+    expect(invalid.data).toMatchObject({ code: 'BAD_REQUEST', reason: 'VALIDATION_FAILED' });
+    expect(invalid.data?.issues).toEqual([
+      { loc: ['input', 'voice'], msg: expect.any(String), type: 'catalogue' },
+    ]);
+  });
+
   it('charges one budget per key across REST and tRPC, answering TOO_MANY_REQUESTS (429)', async () => {
     const small = await createAccount(t, { name: 'Small', plan: 'enterprise', rateLimitPerMinute: 3 });
     const smallClient = clientFor(small.key);

@@ -37,6 +37,9 @@ function platformEnv(env: BenchEnv): Record<string, string | undefined> {
     SIM_TIME_SCALE: env.simTimeScale,
     LOG_LEVEL: env.logLevel,
     PORT: '0',
+    // Every bench client (1,000 fan-out subscribers among them) comes from this one address, as
+    // from a proxy in front: the per-address connection cap would refuse most of them.
+    MAX_CONNECTIONS_PER_IP: '0',
   };
 }
 

@@ -2,6 +2,7 @@ import type { TelephonyProvider } from '@voice/call-service';
 import { buildGateway, type Gateway, type GatewayDeps } from '@voice/gateway';
 import {
   type Config,
+  httpLimits,
   instrumentBus,
   type Logger,
   METRICS_PATH,
@@ -154,6 +155,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         log: log.child({ service: 'gateway' }),
         adminToken: config.ADMIN_TOKEN,
         trustProxy: config.TRUST_PROXY,
+        http: httpLimits(config),
         recordingSecret: secret ?? (await recordingSecret(config, log)),
         publicBaseUrl: () => config.PUBLIC_BASE_URL ?? url ?? `http://${config.HOST}:${config.PORT}`,
         ...(options.surfaces ? { surfaces: options.surfaces } : {}),

@@ -66,6 +66,22 @@ export const ConfigSchema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
   /**
+   * How long a client may take to send a request's headers (a connection that sends nothing counts
+   * from when it opened), and the whole request with its body: past either it gets a 408 and is
+   * closed. Bounds what a client trickling bytes (slowloris) holds. The body limit is 16 MiB: the
+   * default request time lets it arrive at about 280 KB/s.
+   */
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  /** How long an idle keep-alive connection stays open; above the 60 s idle timeout of common load balancers. */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(72_000),
+  /**
+   * Open connections one client address (the socket's, as X-Forwarded-For is unknown before the
+   * headers) may hold; past it a new one gets a 429 and is closed. 0: no cap. Unset: 512, or no cap
+   * with TRUST_PROXY set, where every connection comes from the proxy (see maxConnectionsPerIp).
+   */
+  MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).max(1_000_000).optional(),
+  /**
    * Which proxies may set X-Forwarded-For: `false`, a hop count (`1` behind one load balancer),
    * or comma-separated addresses/CIDRs. `true` (trust everyone) is refused: any client could then
    * pick its own address and its own rate-limit budget.
@@ -109,7 +125,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       result.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'}: ${issue.message}`),
     );
   }
-  return result.data;
+  const config = result.data;
+  if (config.HTTP_HEADERS_TIMEOUT_MS > config.HTTP_REQUEST_TIMEOUT_MS) {
+    throw new ConfigError([
+      `HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS (${config.HTTP_REQUEST_TIMEOUT_MS})`,
+    ]);
+  }
+  return config;
+}
+
+/** The MAX_CONNECTIONS_PER_IP default without a proxy in front. */
+export const DEFAULT_MAX_CONNECTIONS_PER_IP = 512;
+
+/**
+ * MAX_CONNECTIONS_PER_IP as it applies (0: no cap). Unset behind a trusted proxy: no cap, since
+ * every connection then comes from the proxy's address and the proxy limits its own clients.
+ */
+export function maxConnectionsPerIp(config: Config): number {
+  return config.MAX_CONNECTIONS_PER_IP ?? (config.TRUST_PROXY === false ? DEFAULT_MAX_CONNECTIONS_PER_IP : 0);
+}
+
+/** The gateway's HTTP server limits, from the configuration. */
+export function httpLimits(config: Config) {
+  return {
+    headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    maxConnectionsPerAddress: maxConnectionsPerIp(config),
+  };
 }
 
 /** True when no external infrastructure is configured: the one-process embedded default. */

@@ -17,6 +17,7 @@ export const errorCatalogue = {
   PROMPT_VERSION_NOT_FOUND: { status: 404, message: 'Prompt version not found' },
   DELIVERY_NOT_FOUND: { status: 404, message: 'Webhook delivery not found' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed on this endpoint' },
+  REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in time' },
   URI_TOO_LONG: { status: 414, message: 'Request URL too long' },
   RANGE_NOT_SATISFIABLE: { status: 416, message: 'Requested range not satisfiable' },
   HEADERS_TOO_LARGE: { status: 431, message: 'Request headers too large' },

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, isEmbedded, loadConfig } from '../src/config';
+import {
+  ConfigError,
+  DEFAULT_MAX_CONNECTIONS_PER_IP,
+  isEmbedded,
+  loadConfig,
+  maxConnectionsPerIp,
+} from '../src/config';
 
 describe('loadConfig', () => {
   it('gives the documented defaults for an empty environment', () => {
@@ -78,5 +84,28 @@ describe('TRUST_PROXY', () => {
     ]);
     expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY/);
     expect(() => loadConfig({ TRUST_PROXY: 'everyone' })).toThrow(/TRUST_PROXY/);
+  });
+});
+
+describe('HTTP timeouts and the connection cap', () => {
+  it('has defaults, refuses a headers timeout longer than the request timeout', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      HTTP_HEADERS_TIMEOUT_MS: 10_000,
+      HTTP_REQUEST_TIMEOUT_MS: 60_000,
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: 72_000,
+    });
+    expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '2000' })).toThrow(
+      /HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS/,
+    );
+    expect(() => loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '0' })).toThrow(/HTTP_REQUEST_TIMEOUT_MS/);
+  });
+
+  it('caps connections per address unless told otherwise, and not behind a proxy by default', () => {
+    expect(maxConnectionsPerIp(loadConfig({}))).toBe(DEFAULT_MAX_CONNECTIONS_PER_IP);
+    expect(maxConnectionsPerIp(loadConfig({ TRUST_PROXY: '1' }))).toBe(0);
+    expect(maxConnectionsPerIp(loadConfig({ TRUST_PROXY: '1', MAX_CONNECTIONS_PER_IP: '500' }))).toBe(500);
+    expect(maxConnectionsPerIp(loadConfig({ MAX_CONNECTIONS_PER_IP: '0' }))).toBe(0);
+    expect(() => loadConfig({ MAX_CONNECTIONS_PER_IP: '-1' })).toThrow(/MAX_CONNECTIONS_PER_IP/);
   });
 });

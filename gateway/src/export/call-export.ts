@@ -1,12 +1,17 @@
-import type { Call } from '@voice/shared';
+import { type Call, E164_PATTERN } from '@voice/shared';
 
 /** Spreadsheet apps run cells starting with these as formulas: never let exported data do that. */
 const FORMULA_START = /^[=+\-@\t\r]/;
 
-function cell(value: unknown): string {
+/**
+ * One CSV cell. Text a spreadsheet would run as a formula gets a leading `'`, except a phone number
+ * in E.164 (`+14155550100`): only digits follow its `+`, so it can compute nothing, and every row
+ * has two. Numbers (a negative amount) are never prefixed.
+ */
+export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
   let text = typeof value === 'object' ? JSON.stringify(value) : String(value);
-  if (FORMULA_START.test(text) && typeof value === 'string') text = `'${text}`;
+  if (typeof value === 'string' && FORMULA_START.test(text) && !E164_PATTERN.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
@@ -49,7 +54,7 @@ export const CSV_HEADER = COLUMNS.map(([name]) => name);
 /** RFC 4180 lines (CRLF), header first; objects as JSON text in one cell. */
 export async function* csvLines(calls: AsyncIterable<Call>): AsyncGenerator<string> {
   yield `${CSV_HEADER.join(',')}\r\n`;
-  for await (const call of calls) yield `${COLUMNS.map(([, read]) => cell(read(call))).join(',')}\r\n`;
+  for await (const call of calls) yield `${COLUMNS.map(([, read]) => csvCell(read(call))).join(',')}\r\n`;
 }
 
 /** One call record per line, exactly as GET /v1/calls/{id} returns it in `data`. */

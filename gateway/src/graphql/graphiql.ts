@@ -72,7 +72,8 @@ export function registerGraphiqlAssets(app: FastifyInstance): void {
     '/graphql/assets/:name',
     { config: { auth: PUBLIC }, schema: { hide: true } },
     async (request, reply) => {
-      const asset = ASSETS[request.params.name];
+      // Own names only: `constructor` or `toString` would find Object's.
+      const asset = Object.hasOwn(ASSETS, request.params.name) ? ASSETS[request.params.name] : undefined;
       if (!asset) throw new AppError('NOT_FOUND', 'No such GraphiQL asset');
       const body = loaded.get(request.params.name) ?? readFileSync(asset.file);
       loaded.set(request.params.name, body);

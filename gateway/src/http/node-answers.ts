@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { AppError } from '@voice/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { lingerAfterAnswer } from './raw-answer';
 
 /**
  * Requests Node's HTTP server would answer itself, bare (no envelope, no request id, no rate-limit
@@ -73,6 +74,23 @@ export function drainBodyOfGet(limit: number) {
       raw.once('close', cutShort);
     });
   };
+}
+
+/**
+ * onSend hook: an error answered while the request's body is still on its way (refused from the
+ * headers alone: 401, 404, 413, 415, 429, ...) goes out with `Connection: close`, and the connection
+ * is then closed, lingering. Otherwise Node would keep the connection for the next request and read
+ * (and drop) the rest of the body first, however slowly the client sends it.
+ */
+export async function closeWhenBodyUnread(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+): Promise<unknown> {
+  if (reply.statusCode < 400 || request.raw.complete) return payload;
+  reply.header('connection', 'close');
+  lingerAfterAnswer(request.raw.socket);
+  return payload;
 }
 
 /**

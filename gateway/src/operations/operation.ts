@@ -1,5 +1,6 @@
 import {
   AppError,
+  assertSafeInput,
   type CallContext,
   type Principal,
   type RpcContract,
@@ -98,6 +99,8 @@ export async function invoke<I extends z.ZodType, O>(
   caller: Caller,
 ): Promise<O> {
   const principal = authorize(op, caller);
+  // What REST's body parser refuses, refused here for tRPC and GraphQL inputs too.
+  assertSafeInput(rawInput, 'input');
   const parsed = op.input.safeParse(rawInput ?? {});
   if (!parsed.success) throw AppError.validation(toValidationIssues(parsed.error.issues, 'input'));
   const context = { ...caller.context, accountId: principal?.accountId };

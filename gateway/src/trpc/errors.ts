@@ -24,6 +24,22 @@ const BY_STATUS: Record<number, [TRPC_ERROR_CODE_KEY, number]> = {
   504: ['GATEWAY_TIMEOUT', 504],
 };
 
+/** Where REST locates a value; on this surface each of them is part of the procedure's input. */
+const REQUEST_PARTS = new Set<unknown>(['body', 'query', 'path']);
+
+/**
+ * A 422's issues as this surface names them: `loc` starts with "input" even when a service or the
+ * body parser, which speak REST's terms, said "body" (a header keeps "header").
+ */
+function inputIssues(detail: AppError['detail']): { issues?: ValidationIssue[] } {
+  if (!Array.isArray(detail)) return {};
+  return {
+    issues: detail.map((issue) =>
+      REQUEST_PARTS.has(issue.loc[0]) ? { ...issue, loc: ['input', ...issue.loc.slice(1)] } : issue,
+    ),
+  };
+}
+
 /** What `error.data` carries on this surface (the client sees it typed). */
 export interface VoiceErrorData {
   code: TRPC_ERROR_CODE_KEY;
@@ -73,7 +89,7 @@ export function formatError(
         httpStatus,
         ...base,
         ...(internal ? {} : { reason: appError.code }),
-        ...(Array.isArray(appError.detail) ? { issues: appError.detail } : {}),
+        ...inputIssues(appError.detail),
       },
     };
   }
@@ -112,7 +128,7 @@ export function requestErrorResponse(
           httpStatus,
           request_id: requestId,
           ...(internal ? {} : { reason: appError.code }),
-          ...(Array.isArray(appError.detail) ? { issues: appError.detail } : {}),
+          ...inputIssues(appError.detail),
         },
       },
     },

@@ -26,6 +26,21 @@ describe('classifyContact', () => {
     });
   });
 
+  it("reads only the row's own keys: a phone_column named like an Object member finds nothing else", () => {
+    for (const column of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      expect(classifyContact({ phone: '+14155550123' }, column), column).toEqual({
+        phone_number: null,
+        data: { phone: '+14155550123' },
+        skip_reason: 'missing_phone',
+      });
+    }
+    expect(classifyContact({ constructor: '+14155550123', name: 'Dana' }, 'constructor')).toEqual({
+      phone_number: '+14155550123',
+      data: { name: 'Dana' },
+      skip_reason: null,
+    });
+  });
+
   it.each([
     [{ name: 'No key' }, null],
     [{ phone: null }, null],

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DateTime, Uuid } from './common';
+import { nameText } from './text';
 
 export const PLANS = ['free', 'pro', 'enterprise'] as const;
 export const Plan = z.enum(PLANS);
@@ -35,7 +36,7 @@ export type Account = z.infer<typeof Account>;
 
 export const CreateAccountBody = z
   .object({
-    name: z.string().trim().min(1).max(100),
+    name: nameText(100),
     plan: Plan.default('free'),
     rate_limit_per_minute: RateLimitPerMinute.optional(),
   })
@@ -79,7 +80,7 @@ export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
 export const CreateApiKeyBody = z.preprocess(
   (body) => body ?? {},
   z.object({
-    name: z.string().trim().min(1).max(100).optional(),
+    name: nameText(100).optional(),
     /** Omitted = full access (every scope). */
     scopes: z.array(Scope).min(1).optional(),
   }),

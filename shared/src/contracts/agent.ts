@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DateTime, Uuid, ValidationIssueSchema } from './common';
 import { AgentTypeId, CollectedDetail, IndustryId, LanguageCode } from './discovery';
+import { nameText, readableText } from './text';
 
 export const WEBHOOK_EVENT_KINDS = ['CALL_ENDED'] as const;
 export const WebhookEventKind = z.enum(WEBHOOK_EVENT_KINDS);
@@ -22,27 +23,6 @@ export const WebhookUrl = z
         : undefined,
   })
   .max(2048);
-
-/** Characters that draw nothing: whitespace, controls, format characters (ZWSP, bidi marks), fillers. */
-const INVISIBLE = /^[\p{White_Space}\p{C}\p{Z}\u115F\u1160\u2800\u3164\uFFA0]*$/u;
-/** C0 controls, DEL and C1 controls. */
-const CONTROL = /\p{Cc}/u;
-
-/**
- * Refuses text a person could not read: only invisible characters (e.g. "\u200b", "\u202e"), or
- * control characters (ESC, ...) other than those `allow` lists (tab and line feed for multi-line
- * text). One issue at most, and none for an empty value (`.min(1)` reports that).
- */
-export function readableText(schema: z.ZodString, allow = ''): z.ZodString {
-  const allowed = allow.length > 0 ? ` other than ${JSON.stringify(allow).slice(1, -1)}` : '';
-  return schema.superRefine((text, ctx) => {
-    if ([...text].some((char) => CONTROL.test(char) && !allow.includes(char))) {
-      ctx.addIssue({ code: 'custom', message: `must not contain control characters${allowed}` });
-    } else if (text.length > 0 && INVISIBLE.test(text)) {
-      ctx.addIssue({ code: 'custom', message: 'must contain at least one visible character' });
-    }
-  });
-}
 
 export const WebhookConfigInput = z
   .object({
@@ -102,7 +82,7 @@ export const Agent = z
   .meta({ id: 'Agent' });
 export type Agent = z.infer<typeof Agent>;
 
-const Name = readableText(z.string().trim().min(1).max(100));
+const Name = nameText(100);
 /** Spoken lines: tab and line feed allowed, no other control character. */
 const Flow = readableText(z.string().trim().min(1).max(FLOW_MAX), '\t\n');
 const Description = z.string().max(2_000);
@@ -173,7 +153,7 @@ export const PromptVersion = z
 export type PromptVersion = z.infer<typeof PromptVersion>;
 
 export const SavePromptVersionBody = z.object({
-  label: readableText(z.string().trim().min(1).max(100)).optional(),
+  label: nameText(100).optional(),
 });
 
 export const PromptVersionStatus = z

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DateTime, E164, JsonObject, PageQuery, Uuid } from './common';
+import { nameText } from './text';
 
 export const CONTACTS_MAX = 100_000;
 export const MAX_CONCURRENT_CALLS_MAX = 50;
@@ -104,7 +105,7 @@ export type ContactRow = z.infer<typeof ContactRow>;
 
 /** Everything of a create except the contacts: what the campaign service stores first (a draft). */
 export const CampaignSettings = z.object({
-  name: z.string().trim().min(1).max(100),
+  name: nameText(100),
   agent_id: Uuid,
   phone_number: SourceNumber,
   phone_column: z

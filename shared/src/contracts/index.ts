@@ -8,4 +8,5 @@ export * from './events';
 export * from './notices';
 export * from './subjects';
 export * from './telephony';
+export * from './text';
 export * from './webhook';

@@ -15,7 +15,9 @@ export interface ClassifiedContact {
  * whitespace ignored); absent, null or blank is `missing_phone`, anything else `invalid_phone`.
  */
 export function classifyContact(row: ContactRow, phoneColumn: string): ClassifiedContact {
-  const { [phoneColumn]: raw, ...data } = row;
+  // The row's own keys only: a phone_column such as `constructor` must not find Object's.
+  const raw = Object.hasOwn(row, phoneColumn) ? row[phoneColumn] : undefined;
+  const { [phoneColumn]: _own, ...data } = row;
   if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) {
     return { phone_number: null, data, skip_reason: 'missing_phone' };
   }
