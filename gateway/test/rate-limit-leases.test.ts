@@ -99,6 +99,44 @@ describe.each(infraModes())('rate-limit leases (%s)', (mode) => {
     }
   });
 
+  it('serves weighted charges from leases too, and still admits exactly the limit across two instances', async () => {
+    const limit = 1200;
+    const id = await freshKey(limit);
+    const bucket = `key:${id}`;
+    const second = instance();
+    const instances = [t.platform.gateway!.deps.limiter, second];
+    const leasedBefore = instances.map((limiter) => limiter.leasedTotal);
+    try {
+      /** About 250 requests a second to each instance, every other one charged 3 places all or nothing. */
+      const run = async (limiter: RateLimiter) => {
+        let places = 0;
+        let refusedPlain = 0;
+        while (refusedPlain < 10) {
+          const tick = await Promise.all(
+            Array.from({ length: 6 }, (_, i) =>
+              i % 2 === 0
+                ? limiter.hit(bucket, limit, 3, true).then((state) => (state.exceeded ? 0 : 3))
+                : limiter.hitKey(id, effectiveRateLimit, limit).then((charge) => {
+                    if (charge.key !== 'active') throw new Error(`key ${charge.key}`);
+                    if (charge.state.exceeded) refusedPlain++;
+                    return charge.state.exceeded ? 0 : 1;
+                  }),
+            ),
+          );
+          places += tick.reduce((a: number, b) => a + b, 0);
+          await sleep(20);
+        }
+        return places;
+      };
+      const [a, b] = await Promise.all(instances.map(run));
+      expect(a! + b!).toBe(limit);
+      for (const [i, limiter] of instances.entries())
+        expect(limiter.leasedTotal).toBeGreaterThan(leasedBefore[i]!);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('gives back the places a lease did not use, so the count is what was sent', async () => {
     await withBusyKey(300, async (id, limiter, limit) => {
       const charges = await drive(limiter, id, limit, 5, (c) => c.length >= 400);
