@@ -284,9 +284,7 @@ export class RateLimiter {
         } catch (error) {
           outcome = { error };
         }
-        const givingBack = this.place(batch, outcome);
-        // The bucket's next batch counts once the refused places are back, so it is not refused for them.
-        if (givingBack) await waitAtMost(givingBack, HIT_DEADLINE_MS);
+        await this.place(batch, outcome);
       }
     } finally {
       this.busy.delete(batchKey);
@@ -295,12 +293,14 @@ export class RateLimiter {
 
   /**
    * Gives each charge of a batch its places, in the order they came: an all-or-nothing charge that
-   * does not fit under its limit takes none, and its places go back in one statement.
+   * does not fit under its limit takes none, and its places go back in one statement. A refused
+   * charge is answered once they are back (so the client's next request is not refused for them),
+   * and the bucket's next batch is counted after that too.
    */
-  private place<R>(batch: Batch<R>, outcome: Outcome<R>): Promise<unknown> | undefined {
+  private async place<R>(batch: Batch<R>, outcome: Outcome<R>): Promise<void> {
     const start = 'row' in outcome ? batch.before(outcome.row, batch.n) : undefined;
     let at = start?.count;
-    let refused = 0;
+    const refused: { waiter: Waiter<R>; placed: Placed<R> }[] = [];
     for (const waiter of batch.waiters) {
       if (at === undefined) {
         waiter.resolve({ outcome, last: undefined, refused: false });
@@ -308,14 +308,16 @@ export class RateLimiter {
       }
       const end = at + waiter.weight;
       if (waiter.wholeUnder !== undefined && end > waiter.wholeUnder) {
-        refused += waiter.weight;
-        waiter.resolve({ outcome, last: at, refused: true });
+        refused.push({ waiter, placed: { outcome, last: at, refused: true } });
         continue;
       }
       at = end;
       waiter.resolve({ outcome, last: end, refused: false });
     }
-    return start && refused > 0 ? this.giveBack(batch.bucket, start.windowStart, refused) : undefined;
+    if (!start || refused.length === 0) return;
+    const places = refused.reduce((sum, { waiter }) => sum + waiter.weight, 0);
+    await waitAtMost(this.giveBack(batch.bucket, start.windowStart, places), HIT_DEADLINE_MS);
+    for (const { waiter, placed } of refused) waiter.resolve(placed);
   }
 
   private async count(bucket: string, n: number): Promise<CountRow> {
