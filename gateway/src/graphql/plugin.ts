@@ -3,7 +3,7 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import websocket from '@fastify/websocket';
-import { AppError, type Principal } from '@voice/shared';
+import type { Principal } from '@voice/shared';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { type DocumentNode, GraphQLError, parse, specifiedRules, validate } from 'graphql';
 import { handleProtocols } from 'graphql-ws';
@@ -13,7 +13,9 @@ import { callContext } from '../http/context';
 import { SURFACE } from '../http/route-auth';
 import { toAppError } from '../http/to-app-error';
 import { identifyKey } from '../plugins/edge';
+import { budgetOf, refusalOf } from '../rate-limit/charge';
 import { buildContext, type GraphQLContext } from './context';
+import { GraphQLCosts } from './cost';
 import { formatApolloError, toGraphQLError } from './errors';
 import { registerGraphiqlAssets, sendGraphiql, wantsGraphiql } from './graphiql';
 import { queryLimits } from './limits';
@@ -23,8 +25,9 @@ import { sharedSubscribe } from './shared-subscribe';
 const RULES = [...specifiedRules, queryLimits];
 /** Tokens a document may have: far more than any real query, far fewer than overflow the parser. */
 export const MAX_TOKENS = 3000;
-/** WebSocket close codes: no or bad key, and a spent budget. */
+/** WebSocket close codes: no or bad key, a spent budget (graphql-ws's "too many initialisation requests"). */
 const CLOSE_UNAUTHORIZED = 4401;
+const CLOSE_RATE_LIMITED = 4429;
 const CLOSE_GOING_AWAY = 1001;
 
 type SocketExtra = { principal?: Principal };
@@ -54,6 +57,7 @@ const subscriptionsOverWebSocketOnly: ApolloServerPlugin<GraphQLContext> = {
  */
 export const graphqlSurface: FastifyPluginAsync<GatewayDeps> = async (app, deps) => {
   const schema = buildSchema();
+  const costs = new GraphQLCosts(schema, deps.limiter);
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
     validationRules: [queryLimits],
@@ -68,14 +72,20 @@ export const graphqlSurface: FastifyPluginAsync<GatewayDeps> = async (app, deps)
       fastifyApolloDrainPlugin(app),
       ApolloServerPluginLandingPageDisabled(),
       subscriptionsOverWebSocketOnly,
+      costs.apolloPlugin,
     ],
   });
   await apollo.start();
 
-  const httpContext = async (request: FastifyRequest): Promise<GraphQLContext> => {
+  const httpContext = async (request: FastifyRequest, reply: FastifyReply): Promise<GraphQLContext> => {
     // The edge identified the key and charged the budget; its refusal is answered here, GraphQL-style.
     if (request.surfaceRefusal) throw toGraphQLError(request.surfaceRefusal, true);
-    return buildContext(deps, { principal: request.principal, context: callContext(request) }, request.log);
+    const context = buildContext(
+      deps,
+      { principal: request.principal, context: callContext(request) },
+      request.log,
+    );
+    return costs.remember(context, request, reply);
   };
   const apolloHandler = fastifyApolloHandler(apollo, { context: httpContext });
 
@@ -90,6 +100,7 @@ export const graphqlSurface: FastifyPluginAsync<GatewayDeps> = async (app, deps)
   const wsHandler = makeHandler<Record<string, unknown>, SocketExtra>({
     schema,
     subscribe: sharedSubscribe(),
+    execute: costs.execute,
     validate: (s, document) => validate(s, document, RULES),
     onConnect: async (ctx) => {
       const authorization = ctx.connectionParams?.authorization;
@@ -97,6 +108,14 @@ export const graphqlSurface: FastifyPluginAsync<GatewayDeps> = async (app, deps)
         deps.accounts,
         typeof authorization === 'string' ? authorization : undefined,
       );
+      // A connection_init is charged as a request: to the key it names, else to the client IP.
+      const principal = 'principal' in identity ? identity.principal : undefined;
+      const budget = budgetOf(principal, ctx.extra.request.ip);
+      const spent = refusalOf(await deps.limiter.hit(budget.bucket, budget.limit));
+      if (spent) {
+        ctx.extra.socket.close(CLOSE_RATE_LIMITED, spent.message.slice(0, 120));
+        return false;
+      }
       if ('failure' in identity) {
         ctx.extra.socket.close(CLOSE_UNAUTHORIZED, identity.failure.message.slice(0, 120));
         return false;
@@ -109,17 +128,9 @@ export const graphqlSurface: FastifyPluginAsync<GatewayDeps> = async (app, deps)
       if (!principal)
         return [new GraphQLError('Unauthenticated', { extensions: { code: 'UNAUTHENTICATED' } })];
       // One budget per key across REST, GraphQL and tRPC: every operation on the socket counts.
-      const state = await deps.limiter.hit(`key:${principal.keyId}`, principal.rateLimitPerMinute);
-      if (state.exceeded) {
-        return [
-          toGraphQLError(
-            new AppError(
-              'RATE_LIMITED',
-              `Rate limit of ${state.limit} requests per minute exceeded; retry in ${state.retryAfter} s`,
-            ),
-          ),
-        ];
-      }
+      const budget = budgetOf(principal, ctx.extra.request.ip);
+      const spent = refusalOf(await deps.limiter.hit(budget.bucket, budget.limit));
+      if (spent) return [toGraphQLError(spent)];
       // Parsed and validated here, with HTTP's bounds (a token cap before parsing: deep documents
       // overflow the parser), so a bad document is an error for this operation, not a closed socket.
       let document: DocumentNode;
@@ -131,6 +142,9 @@ export const graphqlSurface: FastifyPluginAsync<GatewayDeps> = async (app, deps)
       }
       const problems = validate(schema, document, RULES);
       if (problems.length > 0) return [...problems];
+      // The rest of what it counts as (one per root field), before it runs.
+      const refused = await costs.refuseOnSocket(budget, document, payload.operationName, payload.variables);
+      if (refused) return [refused];
       return {
         schema,
         document,
