@@ -222,6 +222,12 @@ describe.each(infraModes())('what a request costs: GraphQL root fields, tRPC bat
     expect(two.status).toBe(200);
     expect(two.body.data!.a1).toEqual(two.body.data!.a0);
     expect(two.remaining).toBe(before - 2);
+    // And on a socket.
+    const { key } = await createAccount(t, { plan: 'pro' });
+    const open = await socket(`Bearer ${key}`);
+    const overSocket = await run(open.client, `{ ${aliases(160, HEAVY_INTROSPECTION)} }`);
+    expect(overSocket.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(overSocket.errors?.[0]?.message).toMatch(/160 aliases; the limit is 50/);
   });
 
   it('charges graphql-ws operations per root field, and every connection_init', async () => {

@@ -18,13 +18,11 @@ import { buildContext, type GraphQLContext } from './context';
 import { GraphQLCosts } from './cost';
 import { formatApolloError, toGraphQLError } from './errors';
 import { registerGraphiqlAssets, sendGraphiql, wantsGraphiql } from './graphiql';
-import { queryLimits } from './limits';
+import { aliasRefusal, MAX_TOKENS, queryLimits } from './limits';
 import { buildSchema } from './schema';
 import { sharedSubscribe } from './shared-subscribe';
 
 const RULES = [...specifiedRules, queryLimits];
-/** Tokens a document may have: far more than any real query, far fewer than overflow the parser. */
-export const MAX_TOKENS = 3000;
 /** WebSocket close codes: no or bad key, a spent budget (graphql-ws's "too many initialisation requests"). */
 const CLOSE_UNAUTHORIZED = 4401;
 const CLOSE_RATE_LIMITED = 4429;
@@ -80,6 +78,7 @@ export const graphqlSurface: FastifyPluginAsync<GatewayDeps> = async (app, deps)
   const httpContext = async (request: FastifyRequest, reply: FastifyReply): Promise<GraphQLContext> => {
     // The edge identified the key and charged the budget; its refusal is answered here, GraphQL-style.
     if (request.surfaceRefusal) throw toGraphQLError(request.surfaceRefusal, true);
+    costs.screen(request);
     const context = buildContext(
       deps,
       { principal: request.principal, context: callContext(request) },
@@ -140,6 +139,8 @@ export const graphqlSurface: FastifyPluginAsync<GatewayDeps> = async (app, deps)
         const message = error instanceof GraphQLError ? error.message : 'Syntax Error';
         return [new GraphQLError(message, { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })];
       }
+      const aliased = aliasRefusal(document);
+      if (aliased) return [aliased];
       const problems = validate(schema, document, RULES);
       if (problems.length > 0) return [...problems];
       // The rest of what it counts as (one per root field), before it runs.
