@@ -41,9 +41,12 @@ describe('introspection answers', () => {
     expect(cache.answer(byVariable, undefined, { n: 'Agent' })).toEqual(
       executeSync({ schema, document: byVariable, variableValues: { n: 'Agent' } }),
     );
-    // Anything else is the executor's.
+    // Anything else is the executor's: other fields, and directives that decide what runs.
     expect(
       cache.answer(parse('{ __schema { queryType { name } } voices { id } }'), undefined, {}),
+    ).toBeUndefined();
+    expect(
+      cache.answer(parse('{ ... @skip(if: true) { __schema { queryType { name } } } }'), undefined, {}),
     ).toBeUndefined();
   });
 });

@@ -155,12 +155,18 @@ export class IntrospectionCache {
     const operation = getOperationAST(document, operationName);
     if (operation?.operation !== OperationTypeNode.QUERY) return undefined;
     const fragments = fragmentsOf(document);
-    const fields = fieldsOf(operation.selectionSet, fragments);
+    let directives = false;
+    const fields = fieldsOf(operation.selectionSet, fragments, (selection) => {
+      directives ||= (selection.directives?.length ?? 0) > 0;
+      return true;
+    });
+    // @skip, @include and the like, at any level of the root: left to the executor.
+    if (directives) return undefined;
     const data: Record<string, unknown> = {};
     for (const field of fields) {
       const key = field.alias?.value ?? field.name.value;
-      // Directives, or one key asked twice (merged): left to the executor.
-      if (field.directives?.length || key in data) return undefined;
+      // One key asked twice (merged): left to the executor.
+      if (key in data) return undefined;
       if (field.name.value === '__typename') data[key] = this.schema.getQueryType()?.name;
       else if (isIntrospectionRoot(field.name.value)) {
         const value = this.field(field, operation.variableDefinitions ?? [], fragments, variables);
