@@ -131,7 +131,8 @@ describe.each(infraModes())('GraphQL at /graphql (%s)', (mode) => {
   beforeAll(async () => {
     t = await startTestPlatform(mode, { config: { SIM_TIME_SCALE: 0.002 } });
     [acme, other] = await Promise.all([
-      createAccount(t, { name: 'Acme' }),
+      // Its 200 subscribers each charge a connection_init and a subscription: more than pro's 300 a minute.
+      createAccount(t, { name: 'Acme', plan: 'enterprise', rateLimitPerMinute: 2000 }),
       createAccount(t, { name: 'Other' }),
     ]);
   });

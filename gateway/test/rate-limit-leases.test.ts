@@ -99,6 +99,58 @@ describe.each(infraModes())('rate-limit leases (%s)', (mode) => {
     }
   });
 
+  it('serves weighted charges from leases too: never past the limit, and the count holds what was charged', async () => {
+    const limit = 1200;
+    const id = await freshKey(limit);
+    const bucket = `key:${id}`;
+    const second = instance();
+    const instances = [t.platform.gateway!.deps.limiter, second];
+    const leasedBefore = instances.map((limiter) => limiter.leasedTotal);
+    /** About 250 requests a second to each instance, every other one charged 3 places all or nothing. */
+    const run = async (limiter: RateLimiter) => {
+      let admitted = 0;
+      let refusedPlain = 0;
+      while (refusedPlain < 10) {
+        const tick = await Promise.all(
+          Array.from({ length: 6 }, (_, i) =>
+            i % 2 === 0
+              ? limiter.hit(bucket, limit, 3, true).then((state) => (state.exceeded ? 0 : 3))
+              : limiter.hitKey(id, effectiveRateLimit, limit).then((charge) => {
+                  if (charge.key !== 'active') throw new Error(`key ${charge.key}`);
+                  if (charge.state.exceeded) refusedPlain++;
+                  return charge.state.exceeded ? 0 : 1;
+                }),
+          ),
+        );
+        admitted += tick.reduce((sum: number, places) => sum + places, 0);
+        await sleep(20);
+      }
+      return { admitted, refusedPlain };
+    };
+    let results: { admitted: number; refusedPlain: number }[];
+    try {
+      results = await Promise.all(instances.map(run));
+      for (const [i, limiter] of instances.entries())
+        expect(limiter.leasedTotal).toBeGreaterThan(leasedBefore[i]!);
+    } finally {
+      await second.close();
+    }
+    const admitted = results.reduce((sum, r) => sum + r.admitted, 0);
+    expect(admitted).toBeLessThanOrEqual(limit);
+    // Every place is accounted for: a plain charge refused keeps its place, as a request past the
+    // limit always has; a refused weighted one keeps none; leased places nobody used go back. (While
+    // a refused charge's places are on their way back, a plain one may be refused with room left.)
+    const refusedPlain = results.reduce((sum, r) => sum + r.refusedPlain, 0);
+    await vi.waitFor(
+      async () => {
+        const [row] = await sql<{ count: number }[]>`
+          SELECT sum(count)::int AS count FROM gateway.rate_limit_windows WHERE bucket = ${bucket}`;
+        expect(row!.count).toBe(admitted + refusedPlain);
+      },
+      { timeout: 5000, interval: 100 },
+    );
+  });
+
   it('gives back the places a lease did not use, so the count is what was sent', async () => {
     await withBusyKey(300, async (id, limiter, limit) => {
       const charges = await drive(limiter, id, limit, 5, (c) => c.length >= 400);

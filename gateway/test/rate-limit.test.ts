@@ -148,6 +148,49 @@ describe.each(infraModes())('rate limits (%s)', (mode) => {
     expect(remaining).toEqual(Array.from({ length: 40 }, (_, i) => 999 - i));
   });
 
+  it('charges a weight of places, and refuses an all-or-nothing charge that does not fit without keeping it', async () => {
+    await windowWithAtLeast(10);
+    const { id } = await keyFor(t, t.url, {
+      name: 'Weighted',
+      plan: 'enterprise',
+      rate_limit_per_minute: 20,
+    });
+    const limiter = t.platform.gateway!.deps.limiter;
+    const bucket = `key:${id}`;
+    expect(await limiter.hit(bucket, 20, 15, true)).toMatchObject({ exceeded: false, remaining: 5 });
+    expect(await limiter.hit(bucket, 20, 6, true)).toMatchObject({ exceeded: true, remaining: 5 });
+    // The refused charge kept nothing: the five left still fit, exactly.
+    expect(await limiter.hit(bucket, 20, 5, true)).toMatchObject({ exceeded: false, remaining: 0 });
+    expect((await limiter.hit(bucket, 20)).exceeded).toBe(true);
+  });
+
+  it('places concurrent weighted charges exactly: the admitted fill the limit, the refused take nothing', async () => {
+    await windowWithAtLeast(10);
+    const limit = 100;
+    const { id } = await keyFor(t, t.url, {
+      name: 'Weights',
+      plan: 'enterprise',
+      rate_limit_per_minute: limit,
+    });
+    const limiter = t.platform.gateway!.deps.limiter;
+    const bucket = `key:${id}`;
+    const weights = Array.from({ length: 60 }, (_, i) => 1 + (i % 5));
+    const states = await Promise.all(weights.map((w) => limiter.hit(bucket, limit, w, true)));
+    const admitted = weights.filter((_, i) => !states[i]!.exceeded);
+    const refused = weights.filter((_, i) => states[i]!.exceeded);
+    const used = admitted.reduce((a, b) => a + b, 0);
+    expect(used).toBeLessThanOrEqual(limit);
+    // Every admitted charge holds its own places: the budgets left after them are all different.
+    const left = states.filter((s) => !s.exceeded).map((s) => s.remaining);
+    expect(new Set(left).size).toBe(left.length);
+    expect(Math.min(...left)).toBe(limit - used);
+    // No refused charge would have fitted in what is left at the end.
+    expect(limit - used).toBeLessThan(Math.min(...refused));
+    // And the count holds only the admitted places: a charge of all that is left fits exactly.
+    if (limit > used) expect((await limiter.hit(bucket, limit, limit - used, true)).exceeded).toBe(false);
+    expect((await limiter.hit(bucket, limit, 1, true)).exceeded).toBe(true);
+  });
+
   it('counts public and unauthenticated requests per client IP at 300 a minute', async () => {
     await windowWithAtLeast(30);
     const first = await api(t.url, 'GET', '/v1/voices');

@@ -259,6 +259,20 @@ const hostileDocument: fc.Arbitrary<string> = fc.oneof(
       (n) =>
         `{ ${Array.from({ length: n }, (_, i) => `c${i}: calls(pageSize: 100) { items { agent { promptVersions(pageSize: 100) { items { id } } } } }`).join(' ')} }`,
     ),
+  // The attack run's: aliased introspection (1.66 MB and 0.9 s of CPU each at 160 aliases), and
+  // aliased mutations (240 makeCall placed 240 calls for one place in the budget).
+  fc
+    .integer({ min: 2, max: 170 })
+    .map(
+      (n) =>
+        `{ ${Array.from({ length: n }, (_, i) => `a${i}: __schema { types { fields { type { fields { name } } } } }`).join(' ')} }`,
+    ),
+  fc
+    .integer({ min: 2, max: 300 })
+    .map(
+      (n) =>
+        `mutation { ${Array.from({ length: n }, (_, i) => `m${i}: deleteAgent(id: "00000000-0000-4000-8000-000000000000")`).join(' ')} }`,
+    ),
   fc.constantFrom(
     'fragment A on Query { ...B } fragment B on Query { ...A } { ...A }',
     'query A { voices { id } } query B { languages { code } }',

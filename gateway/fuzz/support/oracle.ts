@@ -1,3 +1,4 @@
+import { graphqlBoundProblems } from './graphql-bounds';
 import type { FuzzResponse, Outcome } from './transport';
 
 /** Which error format a path's answers take. */
@@ -160,6 +161,8 @@ export interface Sent {
   incomplete?: boolean;
   /** Pipelined raw requests: the target of each, in order (the answers come in that order). */
   targets?: string[];
+  /** The request's body (not for raw bytes). */
+  body?: Buffer | undefined;
 }
 
 /** Everything wrong with one exchange; empty when the gateway behaved. */
@@ -201,8 +204,10 @@ export function judge(sent: Sent, outcome: Outcome): string[] {
         if (response.status === 401 && !header(response, 'www-authenticate'))
           problems.push('401 without WWW-Authenticate');
       } else problems.push(...successProblems(response));
-    } else if (surface === 'graphql') problems.push(...graphqlProblems(response, sent.method));
-    else problems.push(...trpcProblems(response));
+    } else if (surface === 'graphql') {
+      problems.push(...graphqlProblems(response, sent.method));
+      if (!sent.raw) problems.push(...graphqlBoundProblems(sent, response));
+    } else problems.push(...trpcProblems(response));
   }
   return problems;
 }

@@ -11,17 +11,17 @@ import type { GatewayDeps } from '../deps';
 import { callContext } from '../http/context';
 import { SURFACE } from '../http/route-auth';
 import { toAppError } from '../http/to-app-error';
+import { budgetOf } from '../rate-limit/charge';
 import { buildContext, type GraphQLContext } from './context';
+import { GraphQLCosts } from './cost';
 import { formatApolloError, toGraphQLError } from './errors';
 import { registerGraphiqlAssets, sendGraphiql, wantsGraphiql } from './graphiql';
-import { queryLimits } from './limits';
+import { aliasRefusal, MAX_TOKENS, queryLimits } from './limits';
 import { buildSchema } from './schema';
 import { sharedSubscribe } from './shared-subscribe';
 import { admitOperation, connectSocket, type SocketExtra } from './socket-auth';
 
 const RULES = [...specifiedRules, queryLimits];
-/** Tokens a document may have: far more than any real query, far fewer than overflow the parser. */
-export const MAX_TOKENS = 3000;
 /** Tells clients to reconnect elsewhere. */
 const CLOSE_GOING_AWAY = 1001;
 
@@ -50,6 +50,7 @@ const subscriptionsOverWebSocketOnly: ApolloServerPlugin<GraphQLContext> = {
  */
 export const graphqlSurface: FastifyPluginAsync<GatewayDeps> = async (app, deps) => {
   const schema = buildSchema();
+  const costs = new GraphQLCosts(schema, deps.limiter);
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
     validationRules: [queryLimits],
@@ -64,14 +65,21 @@ export const graphqlSurface: FastifyPluginAsync<GatewayDeps> = async (app, deps)
       fastifyApolloDrainPlugin(app),
       ApolloServerPluginLandingPageDisabled(),
       subscriptionsOverWebSocketOnly,
+      costs.apolloPlugin,
     ],
   });
   await apollo.start();
 
-  const httpContext = async (request: FastifyRequest): Promise<GraphQLContext> => {
+  const httpContext = async (request: FastifyRequest, reply: FastifyReply): Promise<GraphQLContext> => {
     // The edge identified the key and charged the budget; its refusal is answered here, GraphQL-style.
     if (request.surfaceRefusal) throw toGraphQLError(request.surfaceRefusal, true);
-    return buildContext(deps, { principal: request.principal, context: callContext(request) }, request.log);
+    costs.screen(request);
+    const context = buildContext(
+      deps,
+      { principal: request.principal, context: callContext(request) },
+      request.log,
+    );
+    return costs.remember(context, request, reply);
   };
   const apolloHandler = fastifyApolloHandler(apollo, { context: httpContext });
 
@@ -86,12 +94,15 @@ export const graphqlSurface: FastifyPluginAsync<GatewayDeps> = async (app, deps)
   const wsHandler = makeHandler<Record<string, unknown>, SocketExtra>({
     schema,
     subscribe: sharedSubscribe(),
+    execute: costs.execute,
     validate: (s, document) => validate(s, document, RULES),
-    onConnect: (ctx) => connectSocket(deps, ctx.extra, ctx.connectionParams?.authorization),
+    onConnect: (ctx) =>
+      connectSocket(deps, ctx.extra, ctx.connectionParams?.authorization, ctx.extra.request.ip),
     onSubscribe: async (ctx, _id, payload) => {
       // The key is checked again (and the shared budget charged) for every operation on the socket.
       const refused = await admitOperation(deps, ctx.extra);
       if (refused) return refused;
+      const budget = budgetOf(ctx.extra.principal, ctx.extra.request.ip);
       // Parsed and validated here, with HTTP's bounds (a token cap before parsing: deep documents
       // overflow the parser), so a bad document is an error for this operation, not a closed socket.
       let document: DocumentNode;
@@ -101,8 +112,18 @@ export const graphqlSurface: FastifyPluginAsync<GatewayDeps> = async (app, deps)
         const message = error instanceof GraphQLError ? error.message : 'Syntax Error';
         return [new GraphQLError(message, { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })];
       }
+      const aliased = aliasRefusal(document);
+      if (aliased) return [aliased];
       const problems = validate(schema, document, RULES);
       if (problems.length > 0) return [...problems];
+      // The rest of what it counts as (one per root field), before it runs.
+      const overBudget = await costs.refuseOnSocket(
+        budget,
+        document,
+        payload.operationName,
+        payload.variables,
+      );
+      if (overBudget) return [overBudget];
       return {
         schema,
         document,

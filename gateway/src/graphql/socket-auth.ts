@@ -5,11 +5,16 @@ import { effectiveRateLimit, KEY_UNVERIFIED_GRACE_MS } from '../auth/account-sto
 import { type KeySession, revokedKeyError } from '../auth/key-sessions';
 import type { GatewayDeps } from '../deps';
 import { identifyKey } from '../plugins/edge';
+import { budgetOf, refusalOf } from '../rate-limit/charge';
 import { toGraphQLError } from './errors';
 
-/** WebSocket close codes: no or bad key at connect; the key revoked while the socket was open. */
+/**
+ * WebSocket close codes: no or bad key at connect; the key revoked while the socket was open; a
+ * spent budget at connect (graphql-ws's "too many initialisation requests").
+ */
 export const CLOSE_UNAUTHORIZED = 4401;
 export const CLOSE_REVOKED = 4403;
+export const CLOSE_RATE_LIMITED = 4429;
 
 /** What graphql-ws keeps per socket: the key's principal and its watch (set once connected). */
 export type SocketExtra = {
@@ -21,14 +26,16 @@ export type SocketExtra = {
 type Extra = SocketExtra & { socket: WebSocket };
 
 /**
- * connection_init: the key is read from the database, then the socket is watched so that its
- * key's revocation, announced by PostgreSQL on every instance, closes it with 4403 (its
+ * connection_init: charged as a request (to the key it names, else to the client IP: a flood of
+ * them is rate-limited, 4429); the key is read from the database, then the socket is watched so
+ * that its key's revocation, announced by PostgreSQL on every instance, closes it with 4403 (its
  * subscriptions end with it). Refused keys close it with 4401.
  */
 export async function connectSocket(
   deps: GatewayDeps,
   extra: Extra,
   authorization: unknown,
+  ip: string,
 ): Promise<boolean> {
   const { socket } = extra;
   const mark = deps.sessions.mark();
@@ -36,6 +43,12 @@ export async function connectSocket(
     deps.accounts,
     typeof authorization === 'string' ? authorization : undefined,
   );
+  const budget = budgetOf('principal' in identity ? identity.principal : undefined, ip);
+  const spent = refusalOf(await deps.limiter.hit(budget.bucket, budget.limit));
+  if (spent) {
+    socket.close(CLOSE_RATE_LIMITED, spent.message.slice(0, 120));
+    return false;
+  }
   if ('failure' in identity) {
     socket.close(CLOSE_UNAUTHORIZED, identity.failure.message.slice(0, 120));
     return false;
@@ -90,14 +103,6 @@ export async function admitOperation(deps: GatewayDeps, extra: Extra): Promise<G
       ),
     ];
   }
-  const { state } = charged;
-  if (!state.exceeded) return undefined;
-  return [
-    toGraphQLError(
-      new AppError(
-        'RATE_LIMITED',
-        `Rate limit of ${state.limit} requests per minute exceeded; retry in ${state.retryAfter} s`,
-      ),
-    ),
-  ];
+  const spent = refusalOf(charged.state);
+  return spent ? [toGraphQLError(spent)] : undefined;
 }

@@ -141,6 +141,12 @@ export const typeDefs = /* GraphQL */ `
     maxConcurrentCalls: Int retryConfig: RetryConfigInput startAt: DateTime
   }
 
+  """
+  Reads. Each root field an operation runs counts as one request against the key's rate limit (an
+  alias is one more); an operation that counts as more than is left is refused whole (RATE_LIMITED).
+  A document holds at most 50 aliases, nests at most 10 levels and asks for at most about 20,000
+  values (a paged field times its pageSize; introspection what it returns).
+  """
   type Query {
     industries: [Industry!]!
     agentTypes(industry: String!): [AgentType!]!
@@ -157,6 +163,10 @@ export const typeDefs = /* GraphQL */ `
     campaign(id: ID!): Campaign
   }
 
+  """
+  Changes: at most 10 root fields a request (GRAPHQL_VALIDATION_FAILED beyond), each one counting
+  as one request against the rate limit.
+  """
   type Mutation {
     createAgent(input: CreateAgentInput!): Agent!
     updateAgent(id: ID!, input: UpdateAgentInput!): Agent!

@@ -1,10 +1,11 @@
-import { AppError, type Principal, PUBLIC_RATE_LIMIT_PER_IP, withDeadline } from '@voice/shared';
+import { AppError, type Principal, withDeadline } from '@voice/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { type AccountStore, effectiveRateLimit, KEY_UNVERIFIED_GRACE_MS } from '../auth/account-store';
 import { parseBearer, sameSecret } from '../auth/keys';
 import { PUBLIC, type RouteAuth } from '../http/route-auth';
 import { toAppError } from '../http/to-app-error';
+import { budgetOf, refusalOf } from '../rate-limit/charge';
 import { type RateLimiter, type RateLimitState, rateLimitHeaders } from '../rate-limit/limiter';
 import { prepareError } from './errors';
 
@@ -146,20 +147,12 @@ export async function chargeRequest(
   request: FastifyRequest,
   principal: Principal | undefined,
 ): Promise<{ headers: Record<string, number>; refusal: AppError | undefined; retryAfter: number }> {
-  const state = principal
-    ? await limiter.hit(`key:${principal.keyId}`, principal.rateLimitPerMinute)
-    : await limiter.hit(`ip:${request.ip}`, PUBLIC_RATE_LIMIT_PER_IP);
-  return chargeOf(state);
+  const { bucket, limit } = budgetOf(principal, request.ip);
+  return chargeOf(await limiter.hit(bucket, limit));
 }
 
 function chargeOf(state: RateLimitState): Charge {
-  const refusal = state.exceeded
-    ? new AppError(
-        'RATE_LIMITED',
-        `Rate limit of ${state.limit} requests per minute exceeded; retry in ${state.retryAfter} s`,
-      )
-    : undefined;
-  return { headers: rateLimitHeaders(state), refusal, retryAfter: state.retryAfter };
+  return { headers: rateLimitHeaders(state), refusal: refusalOf(state), retryAfter: state.retryAfter };
 }
 
 /**

@@ -18,7 +18,9 @@ Query parameters are read only where an operation documents them; elsewhere they
 Rate limits: a fixed one-minute window per API key (free 60, pro 300, enterprise per account); public and
 unauthenticated requests are counted per client IP at 300 per minute. Every response carries
 \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (Unix seconds when the window ends);
-429 adds \`Retry-After\` (seconds). No window admits more than the limit across every gateway instance. For a key
+429 adds \`Retry-After\` (seconds). No window admits more than the limit across every gateway instance. A GraphQL
+operation counts one request per root field it runs (each alias one more), a tRPC batch one per call, a graphql-ws
+\`connection_init\` one; a request that counts as more than is left is refused whole, before any of it runs. For a key
 sending 50 or more requests a second to one instance, that instance counts up to half a second of its traffic ahead,
 so with several instances its \`X-RateLimit-Remaining\` may not yet include the other instances' last half second.
 A revoked key is refused on every instance as soon as PostgreSQL announces its revocation, at commit. \`X-Request-Id\` (up to 128 of \`[A-Za-z0-9._-]\`) is echoed, or generated.`;

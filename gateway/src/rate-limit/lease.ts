@@ -25,7 +25,7 @@ export interface KeyLease {
   timer: NodeJS.Timeout | undefined;
 }
 
-/** A place taken from a lease: the request's position in its key's count, as a statement would give it. */
+/** Places taken from a lease: the last one's position in its key's count, as a statement would give it. */
 export interface LeasedPlace {
   position: number;
   lease: KeyLease;
@@ -47,8 +47,11 @@ export class KeyLeases {
     return lease !== undefined && this.usable(lease, Date.now());
   }
 
-  /** The next place of the key's lease, if it has one that is still good. */
-  take(bucket: string): LeasedPlace | undefined {
+  /**
+   * The key's next `weight` places, if its lease is still good and holds that many (a charge it
+   * cannot cover is counted in the database; the lease goes on serving smaller ones).
+   */
+  take(bucket: string, weight: number): LeasedPlace | undefined {
     const lease = this.leases.get(bucket);
     if (!lease) return undefined;
     const now = Date.now();
@@ -56,7 +59,9 @@ export class KeyLeases {
       this.end(lease);
       return undefined;
     }
-    const position = lease.next++;
+    if (lease.last - lease.next + 1 < weight) return undefined;
+    lease.next += weight;
+    const position = lease.next - 1;
     return { position, lease, nowDb: lease.grantedAtDb + (now - lease.grantedAtLocal) / 1000 };
   }
 
@@ -95,17 +100,18 @@ export class KeyLeases {
 }
 
 /**
- * Requests per key per second on this instance: how many the previous whole second saw. Enough
- * to tell a key sending hundreds a second (worth a lease) from one sending a few.
+ * Places charged per key per second on this instance (a request is one, a GraphQL document one per
+ * root field): how many the previous whole second saw. Enough to tell a key sending hundreds a
+ * second (worth a lease) from one sending a few.
  */
 export class DemandMeter {
   private readonly seconds = new Map<string, { second: number; count: number; previous: number }>();
 
-  hit(bucket: string): void {
+  hit(bucket: string, weight: number): void {
     const second = Math.floor(Date.now() / 1000);
     const meter = this.seconds.get(bucket);
     if (!meter) {
-      this.seconds.set(bucket, { second, count: 1, previous: 0 });
+      this.seconds.set(bucket, { second, count: weight, previous: 0 });
       return;
     }
     if (meter.second !== second) {
@@ -113,10 +119,10 @@ export class DemandMeter {
       meter.second = second;
       meter.count = 0;
     }
-    meter.count++;
+    meter.count += weight;
   }
 
-  /** Requests the key sent in the last whole second (0 if it was quiet since). */
+  /** Places the key was charged in the last whole second (0 if it was quiet since). */
   rate(bucket: string): number {
     const meter = this.seconds.get(bucket);
     if (!meter) return 0;

@@ -1,5 +1,5 @@
 import { type Logger, type Plan, type Sql, waitAtMost, withDeadline } from '@voice/shared';
-import { DemandMeter, KeyLeases, LEASE_MAX, LEASE_MIN_RATE, LEASE_MS } from './lease';
+import { DemandMeter, KeyLeases, LEASE_MAX, LEASE_MIN_RATE, LEASE_MS, type LeasedPlace } from './lease';
 import { listenForRevocations, type RevocationFeed } from './revocations';
 
 export interface RateLimitState {
@@ -49,11 +49,30 @@ interface KeyCountRow extends CountRow {
 
 type Outcome<R> = { row: R } | { error: unknown };
 
+/** What one charge learns from its batch's statement: the last place it holds, or that it was refused. */
+interface Placed<R> {
+  outcome: Outcome<R>;
+  /** Its last place in the count (or, refused, the place before it); undefined if nothing was counted. */
+  last: number | undefined;
+  /** An all-or-nothing charge that did not fit: its places were given back. */
+  refused: boolean;
+}
+
+interface Waiter<R> {
+  weight: number;
+  /** The limit an all-or-nothing charge must fit under (see `hit`); undefined for a plain one. */
+  wholeUnder: number | undefined;
+  resolve: (placed: Placed<R>) => void;
+}
+
 interface Batch<R> {
-  /** Requests in the batch: the statement adds this many to the count. */
+  bucket: string;
+  /** Places the batch's charges take: the statement adds this many to the count. */
   n: number;
   send: (n: number) => Promise<R>;
-  waiters: ((outcome: Outcome<R>, position: number, n: number) => void)[];
+  /** The count before the batch's own places, and the window, from the statement's row (none: nothing counted). */
+  before: (row: R, n: number) => { count: number; windowStart: number } | undefined;
+  waiters: Waiter<R>[];
 }
 
 /**
@@ -66,7 +85,9 @@ interface Batch<R> {
  * count (the batch's total less the ones after it). The count stays exact and shared: every request
  * is in the database before it is answered, as with one upsert per request, but a key sending many
  * requests at once costs one round trip per batch rather than one per request. A bucket nobody else
- * is using sends at once, so a lone request waits for nothing.
+ * is using sends at once, so a lone request waits for nothing. A charge may take several places
+ * (`weight`: a GraphQL document's root fields, a tRPC batch's calls); an all-or-nothing one that
+ * does not fit takes none, and the batch gives its places back before the bucket's next count.
  *
  * For a key, the same statement checks that the key is still active (not revoked) and reads its
  * account's limit, so revocation takes effect on the next request everywhere without a separate
@@ -98,7 +119,7 @@ export class RateLimiter {
   private readonly givingBack = new Set<Promise<unknown>>();
   private readonly revocations: RevocationFeed;
 
-  /** Requests answered from a lease, without a round trip (for tests and operators). */
+  /** Charges answered from a lease, without a round trip (for tests and operators). */
   leasedTotal = 0;
   /**
    * Revocations heard so far (any key). A count sent before one was heard may have read that key
@@ -137,15 +158,32 @@ export class RateLimiter {
     await waitAtMost(Promise.allSettled([...this.givingBack]), GIVE_BACK_WAIT_MS);
   }
 
-  /** Counts one request against `bucket` (a client IP's budget, say). */
-  async hit(bucket: string, limit: number): Promise<RateLimitState> {
-    const { outcome, position, n } = await this.join<CountRow>(`count ${bucket}`, (count) =>
-      this.count(bucket, count),
+  /**
+   * Counts `weight` places against `bucket`: a request on a client IP's budget, say, or what a
+   * request costs beyond the one place the edge charged for it (a GraphQL document's root fields, a
+   * tRPC batch's calls). With `whole`, the charge is all or nothing: if its places do not all fit
+   * under `limit` it is refused (`exceeded`, `remaining` what was left) and they are given back, so
+   * asking for more than is left costs nothing. A plain charge counts even when refused, as a
+   * request past the limit always has. A key's lease on this instance serves the charge if it holds
+   * enough places (they are within the limit).
+   */
+  async hit(bucket: string, limit: number, weight = 1, whole = false): Promise<RateLimitState> {
+    if (bucket.startsWith('key:')) {
+      this.demand.hit(bucket, weight);
+      const leased = this.leases.take(bucket, weight);
+      if (leased) return this.fromLease(leased);
+    }
+    const { outcome, last, refused } = await this.join<CountRow>(
+      bucket,
+      'count',
+      { weight, wholeUnder: whole ? limit : undefined },
+      (n) => this.count(bucket, n),
+      (row, n) => ({ count: row.count! - n, windowStart: row.window_start }),
     );
     if ('error' in outcome) return this.failedOpen(outcome.error, bucket, limit);
     const row = outcome.row;
     this.sweepOccasionally(row.window_start);
-    return this.state(limit, row.count! - n + 1 + position, row.window_start, row.now);
+    return this.state(limit, last!, row.window_start, row.now, refused);
   }
 
   /**
@@ -159,20 +197,27 @@ export class RateLimiter {
     knownLimit: number,
   ): Promise<KeyCharge> {
     const bucket = `key:${keyId}`;
-    this.demand.hit(bucket);
-    const leased = this.leases.take(bucket);
+    this.demand.hit(bucket, 1);
+    const leased = this.leases.take(bucket, 1);
     if (leased) {
-      this.leasedTotal++;
       const { lease } = leased;
       return {
         key: 'active',
         plan: lease.plan,
         rateLimitOverride: lease.rateLimitOverride,
-        state: this.state(lease.limit, leased.position, lease.windowStart, Math.floor(leased.nowDb)),
+        state: this.fromLease(leased),
       };
     }
-    const { outcome, position, n } = await this.join<KeyCountRow>(`key ${bucket}`, (count) =>
-      this.countKey(bucket, keyId, count, limitOf, knownLimit),
+    const { outcome, last } = await this.join<KeyCountRow>(
+      bucket,
+      'key',
+      { weight: 1, wholeUnder: undefined },
+      (n) => this.countKey(bucket, keyId, n, limitOf, knownLimit),
+      // The batch's requests come before the places leased after them.
+      (row, n) =>
+        row.count === null
+          ? undefined
+          : { count: row.count - (row.granted ?? 0) - n, windowStart: row.window_start },
     );
     if ('error' in outcome) {
       return { key: 'unverified', state: this.failedOpen(outcome.error, bucket, knownLimit) };
@@ -181,15 +226,18 @@ export class RateLimiter {
     if (row.active === null) return { key: 'absent' };
     if (!row.active || row.count === null) return { key: 'revoked' };
     this.sweepOccasionally(row.window_start);
-    const limit = limitOf(row.plan!, row.rate_limit_per_minute);
-    // The batch's requests come before the places leased after them.
-    const counted = row.count - (row.granted ?? 0);
     return {
       key: 'active',
       plan: row.plan!,
       rateLimitOverride: row.rate_limit_per_minute,
-      state: this.state(limit, counted - n + 1 + position, row.window_start, row.now),
+      state: this.state(limitOf(row.plan!, row.rate_limit_per_minute), last!, row.window_start, row.now),
     };
+  }
+
+  private fromLease(leased: LeasedPlace): RateLimitState {
+    this.leasedTotal++;
+    const { lease } = leased;
+    return this.state(lease.limit, leased.position, lease.windowStart, Math.floor(leased.nowDb));
   }
 
   /** How many places to lease with the key's next count: none unless it is busy on this instance. */
@@ -200,24 +248,27 @@ export class RateLimiter {
   }
 
   /**
-   * Joins the open batch of `batchKey` (a bucket and the statement that counts it: a key's budget
-   * is also counted by plain `hit`s, from WebSocket subscribes, and the two statements answer
-   * differently); sends it at once when none of its statements is in flight. Two statements on one
-   * bucket may be in flight together: each adds its own batch and reads the total after it, so the
-   * places stay distinct.
+   * Joins the open batch of `bucket`'s `statement` (a key's budget is also counted by plain `hit`s,
+   * and the two statements answer differently); sends it at once when none of its statements is in
+   * flight. Two statements on one bucket may be in flight together: each adds its own batch and
+   * reads the total after it, so the places stay distinct.
    */
   private join<R>(
-    batchKey: string,
-    send: (n: number) => Promise<R>,
-  ): Promise<{ outcome: Outcome<R>; position: number; n: number }> {
+    bucket: string,
+    statement: 'count' | 'key',
+    charge: Omit<Waiter<R>, 'resolve'>,
+    send: Batch<R>['send'],
+    before: Batch<R>['before'],
+  ): Promise<Placed<R>> {
+    const batchKey = `${statement} ${bucket}`;
     return new Promise((resolve) => {
       let batch = this.open.get(batchKey) as Batch<R> | undefined;
       if (!batch) {
-        batch = { n: 0, send, waiters: [] };
+        batch = { bucket, n: 0, send, before, waiters: [] };
         this.open.set(batchKey, batch as Batch<unknown>);
       }
-      batch.n++;
-      batch.waiters.push((outcome, position, n) => resolve({ outcome, position, n }));
+      batch.n += charge.weight;
+      batch.waiters.push({ ...charge, resolve });
       if (!this.busy.has(batchKey)) void this.drain(batchKey);
     });
   }
@@ -233,13 +284,40 @@ export class RateLimiter {
         } catch (error) {
           outcome = { error };
         }
-        const { n, waiters } = batch;
-        for (let position = 0; position < waiters.length; position++)
-          waiters[position]!(outcome, position, n);
+        await this.place(batch, outcome);
       }
     } finally {
       this.busy.delete(batchKey);
     }
+  }
+
+  /**
+   * Gives each charge of a batch its places, in the order they came: an all-or-nothing charge that
+   * does not fit under its limit takes none, and its places go back in one statement. A refused
+   * charge is answered once they are back (so the client's next request is not refused for them),
+   * and the bucket's next batch is counted after that too.
+   */
+  private async place<R>(batch: Batch<R>, outcome: Outcome<R>): Promise<void> {
+    const start = 'row' in outcome ? batch.before(outcome.row, batch.n) : undefined;
+    let at = start?.count;
+    const refused: { waiter: Waiter<R>; placed: Placed<R> }[] = [];
+    for (const waiter of batch.waiters) {
+      if (at === undefined) {
+        waiter.resolve({ outcome, last: undefined, refused: false });
+        continue;
+      }
+      const end = at + waiter.weight;
+      if (waiter.wholeUnder !== undefined && end > waiter.wholeUnder) {
+        refused.push({ waiter, placed: { outcome, last: at, refused: true } });
+        continue;
+      }
+      at = end;
+      waiter.resolve({ outcome, last: end, refused: false });
+    }
+    if (!start || refused.length === 0) return;
+    const places = refused.reduce((sum, { waiter }) => sum + waiter.weight, 0);
+    await waitAtMost(this.giveBack(batch.bucket, start.windowStart, places), HIT_DEADLINE_MS);
+    for (const { waiter, placed } of refused) waiter.resolve(placed);
   }
 
   private async count(bucket: string, n: number): Promise<CountRow> {
@@ -332,8 +410,8 @@ export class RateLimiter {
     });
   }
 
-  /** Unused leased places back to the key's window, so nobody is refused for requests never sent. */
-  private giveBack(bucket: string, windowStart: number, unused: number): void {
+  /** Places back to the key's window (a lease's unused ones, a refused charge's), so nobody is refused for them. */
+  private giveBack(bucket: string, windowStart: number, unused: number): Promise<unknown> {
     const done = this.sql`
       UPDATE gateway.rate_limit_windows SET count = greatest(0, count - ${unused}::int)
       WHERE bucket = ${bucket} AND window_start = ${windowStart}`
@@ -342,6 +420,7 @@ export class RateLimiter {
       )
       .finally(() => this.givingBack.delete(done));
     this.givingBack.add(done);
+    return done;
   }
 
   private failedOpen(error: unknown, bucket: string, limit: number): RateLimitState {
@@ -353,13 +432,20 @@ export class RateLimiter {
     return this.state(limit, 0, now - (now % WINDOW_SECONDS), now);
   }
 
-  private state(limit: number, count: number, windowStart: number, now: number): RateLimitState {
+  /** The budget after the place `count` (before it, for a `refused` charge, which holds none). */
+  private state(
+    limit: number,
+    count: number,
+    windowStart: number,
+    now: number,
+    refused = false,
+  ): RateLimitState {
     const resetAt = windowStart + WINDOW_SECONDS;
     return {
       limit,
       remaining: Math.max(0, limit - Math.max(count, 1)),
       resetAt,
-      exceeded: count > limit,
+      exceeded: refused || count > limit,
       retryAfter: Math.max(1, resetAt - now),
     };
   }

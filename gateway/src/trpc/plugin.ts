@@ -4,12 +4,13 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { GatewayDeps } from '../deps';
 import { SURFACE } from '../http/route-auth';
 import { toAppError } from '../http/to-app-error';
+import { chargeBatch } from './charge';
 import { createContext } from './context';
 import { appErrorOf, isUnexpected, requestErrorResponse } from './errors';
 import { type AppRouter, appRouter } from './router';
 
 export const TRPC_PREFIX = '/trpc';
-/** Procedures one batched request may carry (the client batches at most this many). */
+/** Procedures one batched request may carry (the client batches at most this many); each counts as a request. */
 export const MAX_BATCH = 20;
 
 /**
@@ -38,7 +39,8 @@ export const trpcSurface: FastifyPluginAsync<GatewayDeps> = async (app, deps) =>
   });
   const trpcOptions: FastifyTRPCPluginOptions<AppRouter>['trpcOptions'] = {
     router: appRouter,
-    createContext: ({ req }) => createContext(deps, req, closing.signal),
+    createContext: async ({ req, res, info }) =>
+      chargeBatch(deps.limiter, createContext(deps, req, closing.signal), req, res, info.calls.length),
     maxBatchSize: MAX_BATCH,
     onError: ({ error, path, req }) => {
       if (isUnexpected(error))
