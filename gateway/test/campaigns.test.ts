@@ -279,6 +279,46 @@ describe.each(infraModes())('campaigns: dialing (%s)', (mode) => {
     await expect(place(randomUUID())).rejects.toMatchObject({ code: 'AGENT_NOT_FOUND' });
   });
 
+  it('dials a call whose placement was stored but never answered, once it is re-sent', async () => {
+    const place = (id: string, phone: string) =>
+      callRpc(
+        t.platform.infrastructure.bus,
+        CALL.create,
+        { id, agent_id: agentId, source_number: FROM, phone_number: phone },
+        { requestId: randomUUID(), accountId: acme.accountId },
+      );
+    const model = await place(randomUUID(), '+14155559610');
+    // What a placement leaves when the database goes away after its insert committed but before
+    // it answered: the call and its first transition stored, owned by the live instance, never
+    // queued for dialing (the placement failed, so nothing pushed it).
+    const lost = randomUUID();
+    await sql.begin(async (tx) => {
+      await tx`
+        INSERT INTO call.calls (id, account_id, agent_id, agent_snapshot, phone_number, source_number,
+          status, started_at, prompt_version_id, prompt_hash, owner)
+        SELECT ${lost}, account_id, agent_id, agent_snapshot, '+14155559611', source_number,
+          'initializing', date_trunc('milliseconds', now()), prompt_version_id, prompt_hash,
+          (SELECT id FROM call.instances ORDER BY lease_until DESC LIMIT 1)
+        FROM call.calls WHERE id = ${model.id}`;
+      await tx`
+        INSERT INTO call.call_transitions (call_id, sequence, status, at)
+        VALUES (${lost}, 1, 'initializing', now())`;
+    });
+    // The campaign (or any caller of CALL.create with an id) sends the placement again.
+    const again = await place(lost, '+14155559611');
+    expect(again).toMatchObject({ id: lost, status: 'initializing' });
+    await expect
+      .poll(async () => (await api.send<Call>('GET', `/v1/calls/${lost}`)).body.data.status, {
+        timeout: 60_000,
+        interval: 50,
+      })
+      .toBe('completed');
+    const transitions = await sql<{ status: string }[]>`
+      SELECT status FROM call.call_transitions WHERE call_id = ${lost} ORDER BY sequence`;
+    // Dialed once: one ringing, one answer.
+    expect(transitions.map((r) => r.status)).toEqual(['initializing', 'ringing', 'in_progress', 'completed']);
+  });
+
   it('lets no REST client choose a call id', async () => {
     const id = '11111111-1111-4111-8111-111111111111';
     const res = await api.send<Call>('POST', '/v1/call', {

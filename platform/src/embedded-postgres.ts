@@ -8,7 +8,8 @@ import { freePort, type Logger } from '@voice/shared';
 import { POSTGRES_USER, postgresUser, runsAsRoot } from './embedded-pg/access';
 import { installedBinaries, type PostgresBinaries, reachableBinaries } from './embedded-pg/binaries';
 import { placeCluster } from './embedded-pg/placement';
-import { initdb, type RunAs, SUPERUSER, startServer, stopServer } from './embedded-pg/process';
+import { initdb, type RunAs, SUPERUSER, startServer } from './embedded-pg/process';
+import { type StopStep, type Supervisor, supervise } from './embedded-pg/supervisor';
 
 export interface EmbeddedPostgresOptions {
   /** Cluster folder; survives restarts. Created (initdb) on first use. */
@@ -27,6 +28,8 @@ export interface EmbeddedPostgresOptions {
   binaries?: PostgresBinaries;
   /** As root, where to keep what the `postgres` user cannot reach where it is; ROOT_FOLDERS when omitted. */
   rootFolders?: RootFolders;
+  /** How stop() escalates when the server does not stop (SIGINT, SIGQUIT, SIGKILL); STOP_STEPS when omitted. */
+  stopSteps?: readonly StopStep[];
 }
 
 /**
@@ -53,6 +56,9 @@ export interface EmbeddedPostgresServer {
   initialised: boolean;
   /** Milliseconds spent in initdb (0 when reused) and in starting the server. */
   timings: { initMs: number; startMs: number };
+  /** Restarts the server whenever it exits on its own, until stop(). */
+  supervisor: Pick<Supervisor, 'restarts' | 'pid'>;
+  /** Stops the server (escalating to SIGKILL when it does not stop): ends within ~15 s. */
   stop(): Promise<void>;
 }
 
@@ -65,6 +71,7 @@ export class DataDirInUseError extends Error {
 }
 
 const PASSWORD_FILE = 'voice-password';
+/** How long an orphaned server left by a crashed run gets to stop before start-up gives up. */
 const STOP_TIMEOUT_MS = 15_000;
 /** `<dataDir>.initdb-<pid>`: where a first start builds the cluster before renaming it into place. */
 const STAGING_SUFFIX = '.initdb-';
@@ -110,19 +117,25 @@ export async function startEmbeddedPostgres(
     { data_dir: dataDir, port, initialised, init_ms: initMs, start_ms: startMs },
     'embedded PostgreSQL started',
   );
-  watchForExit(server);
+  const supervisor = supervise({
+    first: server,
+    restart: async () => {
+      await clearStalePid(dataDir, log);
+      return (await startServer(dataDir, port, serverFlags(options), run)).process;
+    },
+    log,
+    track: watchForExit,
+    untrack: (child) => running.delete(child),
+    ...(options.stopSteps ? { stopSteps: options.stopSteps } : {}),
+  });
   return {
     url: `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
     port,
     initialised,
     timings: { initMs, startMs },
-    stop: async () => {
-      // Ctrl-C in a terminal signals the whole process group, PostgreSQL included: it may be gone.
-      if (!(await stopServer(server, STOP_TIMEOUT_MS))) {
-        log.warn('embedded PostgreSQL did not confirm its stop in time');
-      }
-      running.delete(server);
-    },
+    supervisor,
+    // Ctrl-C in a terminal signals the whole process group, PostgreSQL included: it may be gone.
+    stop: () => supervisor.stop(),
   };
 }
 

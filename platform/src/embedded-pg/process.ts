@@ -110,15 +110,22 @@ export function startServer(
   });
 }
 
-/** Fast shutdown (SIGINT), waited for at most `timeoutMs`; false when the exit was not seen in time. */
-export async function stopServer(child: ChildProcess, timeoutMs: number): Promise<boolean> {
+/**
+ * Sends `signal` (SIGINT: fast shutdown) and waits at most `timeoutMs` for the exit; false when the
+ * exit was not seen in time.
+ */
+export async function stopServer(
+  child: ChildProcess,
+  timeoutMs: number,
+  signal: NodeJS.Signals = 'SIGINT',
+): Promise<boolean> {
   if (child.exitCode !== null || child.signalCode !== null) return true;
   let timer: NodeJS.Timeout | undefined;
   const exited = new Promise<boolean>((resolve) => {
     child.once('exit', () => resolve(true));
     timer = setTimeout(() => resolve(false), timeoutMs);
   });
-  child.kill('SIGINT');
+  child.kill(signal);
   const outcome = await exited;
   clearTimeout(timer);
   return outcome;

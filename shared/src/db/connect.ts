@@ -34,10 +34,22 @@ export function assertIdentifier(name: string): string {
   return name;
 }
 
+/** Longest wait before a pool tries the database again after failed connection attempts, in seconds. */
+export const MAX_RECONNECT_DELAY_SECONDS = 2;
+
+/**
+ * postgres.js waits up to 20 s between connection attempts once several failed, so a database back
+ * after a restart stayed unused for that long; capped here, with jitter so pools do not retry in step.
+ */
+export function reconnectDelaySeconds(failures: number): number {
+  return (0.5 + Math.random() / 2) * Math.min(3 ** failures / 100, MAX_RECONNECT_DELAY_SECONDS);
+}
+
 export function createSql(url: string, options: CreateSqlOptions): Sql {
   const { log } = options;
   return postgres(url, {
     max: options.max ?? 10,
+    backoff: reconnectDelaySeconds,
     connect_timeout: options.connectTimeoutSeconds ?? 10,
     idle_timeout: options.idleTimeoutSeconds ?? 30,
     // Server notices ("relation already exists, skipping" and the like) are noise at info level.

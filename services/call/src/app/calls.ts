@@ -173,10 +173,18 @@ export class CallsApp {
     return this.leaseWritten;
   }
 
-  /** A concurrent placement with the same id won the insert: its call, never a second dial. */
+  /**
+   * An earlier placement with the same id stored the call: its call, never a second dial. That
+   * placement may have failed after its insert committed (the database went away before it
+   * answered), leaving a call no dial queue holds: one not yet dialed is taken here and queued.
+   */
   private async placedAlready(accountId: string, id: string | undefined): Promise<Call> {
     const existing = id ? await callRepository.find(this.options.sql, accountId, id) : undefined;
     if (!existing) throw new AppError('INVALID_STATE', 'This call id is already in use');
+    if (existing.dialed_at === null && existing.status === 'initializing') {
+      const adopted = await callRepository.adopt(this.options.sql, this.options.instanceId, existing.id);
+      if (adopted) this.queue.push(adopted);
+    }
     return toCall(existing);
   }
 

@@ -151,6 +151,19 @@ export const callRepository = {
       RETURNING id, dialed_at`;
   },
 
+  /**
+   * Makes a stored call that was never dialed `owner`'s, to dial it there; undefined when it was
+   * dialed or ended meanwhile. Whoever owned it before can no longer mark it dialed (markDialed
+   * checks the owner), so it is dialed once whichever instance had it queued.
+   */
+  async adopt(db: Db, owner: string, id: string): Promise<CallRow | undefined> {
+    const [row] = await db<CallRow[]>`
+      UPDATE call.calls SET owner = ${owner}
+      WHERE id = ${id} AND dialed_at IS NULL AND (status = 'initializing') IS TRUE
+      RETURNING *`;
+    return row;
+  },
+
   async find(db: Db, accountId: string, id: string): Promise<CallRow | undefined> {
     const [row] = await db<
       CallRow[]
