@@ -1,5 +1,6 @@
 import { createGraphiQLFetcher } from '@graphiql/toolkit';
 import { createTRPCClient, httpSubscriptionLink, type TRPCClientError } from '@trpc/client';
+import type { inferRouterOutputs } from '@trpc/server';
 import { infraModes } from '@voice/shared/testing';
 import { EventSource } from 'eventsource';
 import {
@@ -16,6 +17,7 @@ import { startTestPlatform, type TestPlatform } from '../../platform/test/suppor
 import { api, type Envelope } from '../../platform/test/support/http';
 import type { AppRouter } from '../src/trpc/router';
 import { type KeySocket, paramsSocket, runOnce } from './graphql-ws-support';
+import { follow as followed } from './trpc-support';
 
 /** Every option of graphql-js's standard query: what codegen, graphql-inspector and Rover can ask. */
 const FULL = {
@@ -210,37 +212,16 @@ describe.each(infraModes())('standard GraphQL and tRPC tooling (%s)', (mode) => 
   });
 
   it("accepts tRPC's own connectionParams for SSE subscriptions, and never logs the key", async () => {
+    type Call = inferRouterOutputs<AppRouter>['calls']['get'];
     const follow = (connectionParams: Record<string, string>, agentId: string) => {
       // The `eventsource` package as a browser's EventSource: no way to send a header.
       const client = createTRPCClient<AppRouter>({
         links: [httpSubscriptionLink({ url: `${t.url}/trpc`, EventSource, connectionParams })],
       });
-      const statuses: string[] = [];
-      const errors: TRPCClientError<AppRouter>[] = [];
-      let started!: () => void;
-      let finished!: () => void;
-      const startedP = new Promise<void>((resolve) => {
-        started = resolve;
-      });
-      const done = new Promise<void>((resolve) => {
-        finished = resolve;
-      });
-      const subscription = client.calls.onStatus.subscribe(
-        { agent_id: agentId },
-        {
-          onStarted: () => started(),
-          onData: ({ data }) => {
-            statuses.push(data.status);
-            if (data.ended_at !== null) finished();
-          },
-          onError: (error) => {
-            errors.push(error);
-            started();
-            finished();
-          },
-        },
+      return followed<Call>(
+        (handlers) => client.calls.onStatus.subscribe({ agent_id: agentId }, handlers),
+        (got) => got.some((event) => event.data.ended_at !== null),
       );
-      return { statuses, errors, started: startedP, done, stop: () => subscription.unsubscribe() };
     };
     const agentId = await createAgent();
     await listening(0);
@@ -249,12 +230,17 @@ describe.each(infraModes())('standard GraphQL and tRPC tooling (%s)', (mode) => 
     const bad = follow({ Authorization: 'Bearer vk_live_not_a_real_key_000000000000000' }, agentId);
     await Promise.all([upper.started, lower.started, bad.done]);
     await listening(2);
-    expect(bad.errors[0]?.data?.code).toBe('UNAUTHORIZED');
+    expect((bad.errors[0] as TRPCClientError<AppRouter>).data?.code).toBe('UNAUTHORIZED');
     await placeCall(agentId);
     await Promise.all([upper.done, lower.done]);
     for (const stream of [upper, lower]) {
       expect(stream.errors).toEqual([]);
-      expect(stream.statuses).toEqual(['initializing', 'ringing', 'in_progress', 'completed']);
+      expect(stream.got.map((event) => event.data.status)).toEqual([
+        'initializing',
+        'ringing',
+        'in_progress',
+        'completed',
+      ]);
       stream.stop();
     }
     // The key once: in the header or in connectionParams, not both.
