@@ -43,6 +43,7 @@ import { meRoutes } from './routes/v1/me';
 import { recordingRoutes } from './routes/v1/recordings';
 import { systemRoutes } from './routes/v1/system';
 import { webhookDeliveryRoutes } from './routes/v1/webhook-deliveries';
+import { loggableUrl } from './trpc/connection-params';
 import { trpcSurface } from './trpc/plugin';
 
 export const BODY_LIMIT_BYTES = 16 * 1024 * 1024;
@@ -167,8 +168,8 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
     reply.header('x-request-id', request.id);
   });
   // What Fastify's "incoming request" and "request completed" lines said, in one line, built from
-  // fields that cannot hold a secret (no header, no body). So it skips the redaction every other
-  // line goes through, which was much of its cost (docs/performance.md).
+  // fields that cannot hold a secret (no header, no body, no tRPC connectionParams in the URL). So it
+  // skips the redaction every other line goes through, which was much of its cost (docs/performance.md).
   const accessLog = options.log.child({}, { redact: { paths: [] } });
   app.addHook('onResponse', async (request, reply) => {
     accessLog.info(
@@ -176,7 +177,7 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
         request_id: request.id,
         req: {
           method: request.method,
-          url: request.url,
+          url: loggableUrl(request.url),
           host: request.host,
           remoteAddress: request.ip,
           remotePort: request.socket?.remotePort,

@@ -21,12 +21,17 @@ export interface KeySocket {
 
 /** Connects at once and never retries, so every close the server chose stays visible. */
 export function keySocket(baseUrl: string, key: string): KeySocket {
+  return paramsSocket(baseUrl, { authorization: `Bearer ${key}` });
+}
+
+/** A graphql-ws client whose connection_init carries these parameters (keySocket's rules). */
+export function paramsSocket(baseUrl: string, connectionParams: Record<string, unknown>): KeySocket {
   const codes: number[] = [];
   const ready = deferred();
   const client = createClient({
     url: `${baseUrl.replace(/^http/, 'ws')}/graphql`,
     webSocketImpl: WebSocket,
-    connectionParams: { authorization: `Bearer ${key}` },
+    connectionParams,
     retryAttempts: 0,
     lazy: false,
     onNonLazyError: () => {},
@@ -39,4 +44,26 @@ export function keySocket(baseUrl: string, key: string): KeySocket {
     },
   });
   return { client, codes, ready: ready.promise };
+}
+
+export interface SocketResult {
+  data?: Record<string, unknown> | null;
+  errors?: { message: string; extensions?: Record<string, unknown> }[];
+}
+
+/** One query or mutation over a socket: its result, or the errors it failed with. */
+export function runOnce(client: Client, query: string): Promise<SocketResult> {
+  return new Promise((resolve) => {
+    let result: SocketResult = {};
+    client.subscribe(
+      { query },
+      {
+        next: (value) => {
+          result = value as SocketResult;
+        },
+        error: (errors) => resolve({ errors: errors as SocketResult['errors'] }),
+        complete: () => resolve(result),
+      },
+    );
+  });
 }

@@ -331,18 +331,18 @@ describe.each(infraModes())('GraphQL at /graphql (%s)', (mode) => {
     expect(crossed.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   });
 
-  it('refuses queries over the depth and complexity limits before running them', async () => {
+  it('refuses queries over the complexity limit before running them, not deep introspection', async () => {
     const useful = await gql(
       '{ campaigns { items { agent { webhookDeliveries { items { attempts { attempt statusCode } } } } } } }',
     );
     expect(useful.errors, JSON.stringify(useful.errors)).toBeUndefined();
-    // Introspection nests without end: the depth limit stops it.
+    // Introspection nests deeper than the limit (the standard query 14 levels): it is weighed by
+    // what it returns instead (request-cost.test.ts), and answered.
     const deep = await gql(
       '{ __schema { types { fields { type { ofType { ofType { ofType { ofType { ofType { ofType { ofType { ofType { name } } } } } } } } } } } } }',
     );
-    expect(deep.status).toBe(400);
-    expect(deep.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
-    expect(deep.errors?.[0]?.message).toMatch(/levels deep/);
+    expect(deep.status).toBe(200);
+    expect(deep.errors).toBeUndefined();
     // Pages within pages: 100 calls x 100 versions each.
     const wide = await gql(
       '{ calls(pageSize: 100) { items { agent { promptVersions(pageSize: 100) { items { id prompt label version } } } } } }',

@@ -1,5 +1,12 @@
 import { infraModes } from '@voice/shared/testing';
-import { executeSync, parse } from 'graphql';
+import {
+  executeSync,
+  getIntrospectionQuery,
+  parse,
+  buildSchema as schemaFromSdl,
+  specifiedRules,
+  validate,
+} from 'graphql';
 import { type Client, createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -7,7 +14,9 @@ import { createAccount, createKey } from '../../platform/test/support/accounts';
 import { startTestPlatform, type TestPlatform } from '../../platform/test/support/harness';
 import { api, type Envelope } from '../../platform/test/support/http';
 import { IntrospectionCache } from '../src/graphql/introspection';
+import { MAX_DEPTH, queryLimits } from '../src/graphql/limits';
 import { buildSchema } from '../src/graphql/schema';
+import { runOnce } from './graphql-ws-support';
 import { windowWithAtLeast } from './rate-limit-support';
 
 interface GraphQLBody {
@@ -48,6 +57,36 @@ describe('introspection answers', () => {
     expect(
       cache.answer(parse('{ ... @skip(if: true) { __schema { queryType { name } } } }'), undefined, {}),
     ).toBeUndefined();
+  });
+});
+
+describe('the depth limit', () => {
+  /** `next { next { ... id } }`, nested `levels` deep. */
+  const chain = (levels: number) => `{ ${'next { '.repeat(levels)}id${' }'.repeat(levels)} }`;
+
+  it('refuses a query nested deeper than the limit, but not introspection, weighed instead', () => {
+    // Nothing in the API's schema nests that deep: a schema that nests without end shows the rule.
+    const nesting = schemaFromSdl('type Query { next: Node } type Node { next: Node id: ID }');
+    expect(validate(nesting, parse(chain(MAX_DEPTH)), [queryLimits])).toEqual([]);
+    const refused = validate(nesting, parse(chain(MAX_DEPTH + 1)), [queryLimits]);
+    expect(refused.map((e) => e.message)).toEqual([
+      `Query is nested ${MAX_DEPTH + 1} levels deep; the limit is ${MAX_DEPTH}`,
+    ]);
+    // The standard introspection query nests 14 levels.
+    const schema = buildSchema();
+    const standard = getIntrospectionQuery({
+      descriptions: true,
+      specifiedByUrl: true,
+      directiveIsRepeatable: true,
+      schemaDescription: true,
+      inputValueDeprecation: true,
+    });
+    expect(validate(schema, parse(standard), [...specifiedRules, queryLimits])).toEqual([]);
+    const deepest = `{ __schema { types { fields { type ${'{ ofType '.repeat(40)}{ name }${' }'.repeat(40)} } } } }`;
+    expect(validate(schema, parse(deepest), [...specifiedRules, queryLimits])).toEqual([]);
+    // Weighed by what it returns, heavy introspection is still refused.
+    const heavy = validate(schema, parse(`{ ${aliases(50, HEAVY_INTROSPECTION)} }`), [queryLimits]);
+    expect(heavy.map((e) => e.message)).toEqual([expect.stringMatching(/could return about \d+ values/)]);
   });
 });
 
@@ -97,21 +136,7 @@ describe.each(infraModes())('what a request costs: GraphQL root fields, tRPC bat
       sockets.push(client);
     });
   }
-  function run(client: Client, query: string): Promise<GraphQLBody> {
-    return new Promise((resolve) => {
-      let result: GraphQLBody = {};
-      client.subscribe(
-        { query },
-        {
-          next: (value) => {
-            result = value as GraphQLBody;
-          },
-          error: (errors) => resolve({ errors: errors as GraphQLBody['errors'] }),
-          complete: () => resolve(result),
-        },
-      );
-    });
-  }
+  const run = (client: Client, query: string) => runOnce(client, query) as Promise<GraphQLBody>;
 
   it('charges every root field an operation runs: X-RateLimit-Remaining falls by the charge', async () => {
     await windowWithAtLeast(15);

@@ -18,6 +18,7 @@ import { startTestPlatform, type TestPlatform } from '../../platform/test/suppor
 import { api, type Envelope } from '../../platform/test/support/http';
 import { OPERATIONS } from '../src/operations/catalogue';
 import { appRouter } from '../src/trpc/router';
+import { type Followed, follow } from './trpc-support';
 
 type Call = Outputs['calls']['get'];
 type Campaign = Outputs['campaigns']['get'];
@@ -36,52 +37,6 @@ async function failure(promise: Promise<unknown>): Promise<VoiceClientError> {
     throw error;
   }
   throw new Error('expected the call to fail');
-}
-
-interface Followed<T> {
-  got: { id: string; data: T }[];
-  errors: unknown[];
-  /** The stream is open (the server listens from here on), or it failed. */
-  started: Promise<void>;
-  /** `until` was met, the stream ended or failed. */
-  done: Promise<void>;
-  stop(): void;
-}
-
-/** Collects a subscription's tracked events until `until` says it has them all. */
-function follow<T>(
-  subscribe: (handlers: {
-    onStarted: () => void;
-    onData: (event: { id: string; data: T }) => void;
-    onError: (error: unknown) => void;
-    onComplete: () => void;
-  }) => { unsubscribe(): void },
-  until: (got: { id: string; data: T }[]) => boolean = () => false,
-): Followed<T> {
-  const got: { id: string; data: T }[] = [];
-  const errors: unknown[] = [];
-  let started!: () => void;
-  let finished!: () => void;
-  const startedP = new Promise<void>((resolve) => {
-    started = resolve;
-  });
-  const done = new Promise<void>((resolve) => {
-    finished = resolve;
-  });
-  const subscription = subscribe({
-    onStarted: () => started(),
-    onData: (event) => {
-      got.push(event);
-      if (until(got)) finished();
-    },
-    onError: (error) => {
-      errors.push(error);
-      started();
-      finished();
-    },
-    onComplete: () => finished(),
-  });
-  return { got, errors, started: startedP, done, stop: () => subscription.unsubscribe() };
 }
 
 const ended = (got: { data: Call }[], count = 1) =>

@@ -14,7 +14,10 @@ import { type Fragments, fieldsOf, fragmentsOf } from './selection';
 
 /** Tokens a document may have: far more than any real query, far fewer than overflow the parser. */
 export const MAX_TOKENS = 3000;
-/** Deepest selection nesting a query may have (the schema's deepest useful path is about 6). */
+/**
+ * Deepest selection nesting a query may have (the schema's deepest useful path is about 6).
+ * Introspection (`__schema`, `__type`) is exempt: it is weighed by what it returns instead.
+ */
 export const MAX_DEPTH = 10;
 /**
  * Estimated values a query may ask for: each field counts 1, a paged field times its pageSize, and
@@ -67,12 +70,17 @@ function measure(set: SelectionSetNode | undefined, measuring: Measuring): Measu
   let depth = 0;
   let cost = 0;
   for (const selection of set.selections) {
+    if (selection.kind === Kind.FIELD && isIntrospectionRoot(selection.name.value)) {
+      // Exempt from the depth limit (the standard introspection query nests 14 levels), as its
+      // weight is what it really returns, whatever the nesting.
+      depth = Math.max(depth, 1);
+      cost += measuring.introspection.root(selection);
+      continue;
+    }
     if (selection.kind === Kind.FIELD) {
       const inner = measure(selection.selectionSet, measuring);
       depth = Math.max(depth, inner.depth + (selection.selectionSet ? 1 : 0));
-      cost += isIntrospectionRoot(selection.name.value)
-        ? measuring.introspection.root(selection)
-        : 1 + multiplier(selection) * inner.cost;
+      cost += 1 + multiplier(selection) * inner.cost;
       continue;
     }
     let inner: Measure;
@@ -101,7 +109,7 @@ const invalid = (message: string, nodes: ASTNode | ASTNode[], http?: { status: n
   });
 
 /**
- * Refuses, before anything runs, a query nested deeper than MAX_DEPTH or estimated above
+ * Refuses, before anything runs, a query nested deeper than MAX_DEPTH (introspection aside) or estimated above
  * MAX_COMPLEXITY, a document with more than MAX_ALIASES aliases, and a mutation of more than
  * MAX_MUTATIONS root fields.
  */

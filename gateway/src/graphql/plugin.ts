@@ -96,8 +96,7 @@ export const graphqlSurface: FastifyPluginAsync<GatewayDeps> = async (app, deps)
     subscribe: sharedSubscribe(),
     execute: costs.execute,
     validate: (s, document) => validate(s, document, RULES),
-    onConnect: (ctx) =>
-      connectSocket(deps, ctx.extra, ctx.connectionParams?.authorization, ctx.extra.request.ip),
+    onConnect: (ctx) => connectSocket(deps, ctx.extra, ctx.connectionParams, ctx.extra.request.ip),
     onSubscribe: async (ctx, _id, payload) => {
       // The key is checked again (and the shared budget charged) for every operation on the socket.
       const refused = await admitOperation(deps, ctx.extra);

@@ -2,6 +2,7 @@ import { AppError, type Principal } from '@voice/shared';
 import { GraphQLError } from 'graphql';
 import type { WebSocket } from 'ws';
 import { effectiveRateLimit, KEY_UNVERIFIED_GRACE_MS } from '../auth/account-store';
+import { authorizationParam } from '../auth/carried-key';
 import { type KeySession, revokedKeyError } from '../auth/key-sessions';
 import type { GatewayDeps } from '../deps';
 import { identifyKey } from '../plugins/edge';
@@ -27,22 +28,21 @@ type Extra = SocketExtra & { socket: WebSocket };
 
 /**
  * connection_init: charged as a request (to the key it names, else to the client IP: a flood of
- * them is rate-limited, 4429); the key is read from the database, then the socket is watched so
- * that its key's revocation, announced by PostgreSQL on every instance, closes it with 4403 (its
- * subscriptions end with it). Refused keys close it with 4401.
+ * them is rate-limited, 4429); the key (`Authorization` in any case, at the top level or under
+ * `headers`) is read from the database, then the socket is watched so that its key's revocation,
+ * announced by PostgreSQL on every instance, closes it with 4403 (its subscriptions end with it).
+ * Refused keys close it with 4401.
  */
 export async function connectSocket(
   deps: GatewayDeps,
   extra: Extra,
-  authorization: unknown,
+  connectionParams: unknown,
   ip: string,
 ): Promise<boolean> {
   const { socket } = extra;
   const mark = deps.sessions.mark();
-  const identity = await identifyKey(
-    deps.accounts,
-    typeof authorization === 'string' ? authorization : undefined,
-  );
+  const carried = authorizationParam(connectionParams);
+  const identity = 'failure' in carried ? carried : await identifyKey(deps.accounts, carried.value);
   const budget = budgetOf('principal' in identity ? identity.principal : undefined, ip);
   const spent = refusalOf(await deps.limiter.hit(budget.bucket, budget.limit));
   if (spent) {

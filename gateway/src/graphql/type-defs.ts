@@ -144,8 +144,8 @@ export const typeDefs = /* GraphQL */ `
   """
   Reads. Each root field an operation runs counts as one request against the key's rate limit (an
   alias is one more); an operation that counts as more than is left is refused whole (RATE_LIMITED).
-  A document holds at most 50 aliases, nests at most 10 levels and asks for at most about 20,000
-  values (a paged field times its pageSize; introspection what it returns).
+  A document holds at most 50 aliases, nests at most 10 levels (introspection aside) and asks for
+  at most about 20,000 values (a paged field times its pageSize; introspection what it returns).
   """
   type Query {
     industries: [Industry!]!

@@ -1,4 +1,6 @@
 import type { AppError, Principal, Scope } from '@voice/shared';
+import type { FastifyRequest } from 'fastify';
+import type { CarriedAuthorization } from '../auth/carried-key';
 
 /**
  * Who may call a route: anyone, the operator (ADMIN_TOKEN), or an API key (holding `scope`, if set).
@@ -7,12 +9,13 @@ import type { AppError, Principal, Scope } from '@voice/shared';
  * `surface` is for GraphQL and tRPC, whose operations each have their own scope (or none) and whose
  * refusals take their own format: the edge identifies the key if one is sent and charges the same
  * budget, but leaves a refusal (bad key, rate limit) on the request for the surface to answer.
+ * `carriedKey` reads a key a surface's clients may send outside the Authorization header.
  */
 export type RouteAuth =
   | { kind: 'public' }
   | { kind: 'admin' }
   | { kind: 'key'; scope: Scope | undefined }
-  | { kind: 'surface' };
+  | { kind: 'surface'; carriedKey?: (request: FastifyRequest) => CarriedAuthorization };
 
 export const PUBLIC: RouteAuth = { kind: 'public' };
 export const ADMIN: RouteAuth = { kind: 'admin' };

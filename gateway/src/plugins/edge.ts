@@ -23,6 +23,7 @@ const UNAUTHORIZED_DETAIL = {
   unknown: 'Invalid API key',
   revoked: 'This API key has been revoked',
   duplicated: 'Send exactly one Authorization header',
+  twice: 'Send the API key once: in the Authorization header or in connectionParams, not both',
 } as const;
 
 /** Bounds the key lookup: a stalled database answers 503, not a hanging request. */
@@ -59,13 +60,20 @@ function authorizationHeaderCount(request: FastifyRequest): number {
 
 async function identify(request: FastifyRequest, auth: RouteAuth, options: EdgeOptions): Promise<Identity> {
   if (auth.kind === 'public') return { anonymous: true };
+  const carried =
+    auth.kind === 'surface' && auth.carriedKey ? auth.carriedKey(request) : { value: undefined };
+  if ('failure' in carried) return carried;
+  const authorization = request.headers.authorization ?? carried.value;
   // A surface serves public operations too: no key at all is anonymous, and the surface decides.
-  if (auth.kind === 'surface' && request.headers.authorization === undefined) return { anonymous: true };
+  if (auth.kind === 'surface' && authorization === undefined) return { anonymous: true };
   if (authorizationHeaderCount(request) > 1) {
     return { failure: new AppError('UNAUTHORIZED', UNAUTHORIZED_DETAIL.duplicated) };
   }
+  if (request.headers.authorization !== undefined && carried.value !== undefined) {
+    return { failure: new AppError('UNAUTHORIZED', UNAUTHORIZED_DETAIL.twice) };
+  }
   if (auth.kind === 'admin') {
-    const bearer = parseBearer(request.headers.authorization);
+    const bearer = parseBearer(authorization);
     if (!bearer.ok)
       return {
         failure: new AppError(
@@ -76,7 +84,7 @@ async function identify(request: FastifyRequest, auth: RouteAuth, options: EdgeO
     const valid = options.adminToken !== undefined && sameSecret(bearer.token, options.adminToken);
     return valid ? { admin: true } : { failure: new AppError('UNAUTHORIZED', 'Invalid admin token') };
   }
-  const bearer = parseBearer(request.headers.authorization);
+  const bearer = parseBearer(authorization);
   if (!bearer.ok) return { failure: new AppError('UNAUTHORIZED', UNAUTHORIZED_DETAIL[bearer.reason]) };
   const result = await withDeadline(
     options.accounts.authenticateForEdge(bearer.token),

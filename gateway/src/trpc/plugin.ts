@@ -2,9 +2,10 @@ import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/a
 import { AppError } from '@voice/shared';
 import type { FastifyPluginAsync } from 'fastify';
 import type { GatewayDeps } from '../deps';
-import { SURFACE } from '../http/route-auth';
+import type { RouteAuth } from '../http/route-auth';
 import { toAppError } from '../http/to-app-error';
 import { chargeBatch } from './charge';
+import { connectionParamsKey } from './connection-params';
 import { createContext } from './context';
 import { appErrorOf, isUnexpected, requestErrorResponse } from './errors';
 import { type AppRouter, appRouter } from './router';
@@ -12,12 +13,15 @@ import { type AppRouter, appRouter } from './router';
 export const TRPC_PREFIX = '/trpc';
 /** Procedures one batched request may carry (the client batches at most this many); each counts as a request. */
 export const MAX_BATCH = 20;
+/** The key in the Authorization header, or in tRPC's own `connectionParams` (EventSource sends no headers). */
+const TRPC_AUTH: RouteAuth = { kind: 'surface', carriedKey: connectionParamsKey };
 
 /**
  * tRPC at /trpc. Registered as a plain (encapsulated) plugin, never through fastify-plugin: the
  * adapter swaps the JSON body parser for its own, which must not leak to the REST routes. Every
- * route it adds is a `surface` route: the edge identifies the key and charges the shared budget,
- * and its refusal is answered by the procedures in tRPC's format.
+ * route it adds is a `surface` route: the edge identifies the key (from the Authorization header or
+ * tRPC's `connectionParams`) and charges the shared budget, and its refusal is answered by the
+ * procedures in tRPC's format.
  */
 export const trpcSurface: FastifyPluginAsync<GatewayDeps> = async (app, deps) => {
   // Open subscriptions would hold the close forever: end them as it starts (clients reconnect).
@@ -34,7 +38,7 @@ export const trpcSurface: FastifyPluginAsync<GatewayDeps> = async (app, deps) =>
     return reply.code(status).header('x-request-id', request.id).type('application/json').send(body);
   });
   app.addHook('onRoute', (route) => {
-    route.config = { ...route.config, auth: SURFACE };
+    route.config = { ...route.config, auth: TRPC_AUTH };
     route.schema = { ...route.schema, hide: true };
   });
   const trpcOptions: FastifyTRPCPluginOptions<AppRouter>['trpcOptions'] = {
