@@ -7,7 +7,7 @@ export default defineConfig({
     alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }],
   },
   test: {
-    include: ['{shared,gateway,services/*,platform}/test/**/*.test.ts'],
+    include: ['{shared,gateway,services/*,platform,client}/test/**/*.test.ts'],
     globalSetup: ['platform/test/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,

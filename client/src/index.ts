@@ -8,8 +8,8 @@ import {
   TRPCClientError,
 } from '@trpc/client';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
-import type { AppRouter } from '@voice/gateway';
 import { EventSource, type FetchLike } from 'eventsource';
+import type { AppRouter } from './router';
 
 export type { AppRouter };
 /** Every procedure's input, e.g. `Inputs['calls']['create']`. */
