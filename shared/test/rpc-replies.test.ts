@@ -1,18 +1,9 @@
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  type Bus,
-  BusRemoteError,
-  callRpc,
-  callRpcJson,
-  InProcessBus,
-  NatsBus,
-  type RpcContract,
-  rpc,
-  serveRpc,
-} from '../src/bus';
+import { type Bus, BusRemoteError, callRpc, callRpcJson, InProcessBus, NatsBus, serveRpc } from '../src/bus';
 import * as contracts from '../src/contracts';
+import { type RpcContract, rpc } from '../src/contracts';
 import { AppError } from '../src/errors';
 import type { Logger } from '../src/log';
 import { infraModes, natsUrlOrThrow } from '../testing';

@@ -1,25 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
+import type { RpcContract } from '../contracts/rpc-contract';
 import { AppError, fromDatabaseError } from '../errors';
 import type { Logger } from '../log';
 import { toValidationIssues } from '../validation';
 import { type Bus, type BusHeaders, HEADER, type RequestOptions, type Subscription } from './types';
 import { EncodedJson } from './wire';
-
-/** A request/reply subject: its name and the zod schemas of both directions. */
-export interface RpcContract<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
-  subject: string;
-  request: Req;
-  reply: Res;
-}
-
-export function rpc<Req extends z.ZodType, Res extends z.ZodType>(
-  subject: string,
-  request: Req,
-  reply: Res,
-): RpcContract<Req, Res> {
-  return { subject, request, reply };
-}
 
 /** Who is asking and on behalf of which request; travels in bus headers. */
 export interface CallContext {

@@ -1,3 +1,4 @@
+import type { StreamDefinition } from '../contracts/events';
 /**
  * The one bus contract both implementations (NATS, in-process) honour; the same contract
  * test suite runs against each. Payloads are JSON values; headers are lowercase strings.
@@ -38,21 +39,15 @@ export interface Subscription {
   unsubscribe(): Promise<void>;
 }
 
-export interface StreamDefinition {
-  /** Stream name, e.g. CALL_EVENTS. */
-  name: string;
-  /** Subjects stored in the stream, e.g. ['events.call.>']. */
-  subjects: string[];
-  /** How long the server keeps messages, in milliseconds. */
-  maxAgeMs: number;
-}
-
 export interface DurableMessage extends BusMessage {
   /** The event id the publisher gave (msgId): consumers dedupe on it. */
   id: string;
   /** 1 on first delivery, then counts redeliveries. */
   deliveryCount: number;
 }
+
+// Declared with the stream contracts (contracts/events), which must not depend on the bus.
+export type { StreamDefinition };
 
 export interface ConsumeOptions {
   stream: StreamDefinition;

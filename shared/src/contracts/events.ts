@@ -1,8 +1,17 @@
 import { z } from 'zod';
-import type { StreamDefinition } from '../bus/types';
 import { Call, CallStatus } from './call';
 import { Campaign } from './campaign';
 import { DateTime, Uuid } from './common';
+
+/** A durable stream: what it stores and for how long. */
+export interface StreamDefinition {
+  /** Stream name, e.g. CALL_EVENTS. */
+  name: string;
+  /** Subjects stored in the stream, e.g. ['events.call.>']. */
+  subjects: string[];
+  /** How long the server keeps messages, in milliseconds. */
+  maxAgeMs: number;
+}
 
 const DAY_MS = 86_400_000;
 

@@ -1,3 +1,8 @@
+// @voice/shared/contracts: what the services and the gateway agree on (schemas, subjects, the
+// error catalogue), with zod as its only dependency, so a pure domain module can use it without
+// pulling in the bus or database clients.
+export * from '../errors';
+export * from '../validation';
 export * from './account';
 export * from './agent';
 export * from './call';
@@ -6,6 +11,7 @@ export * from './common';
 export * from './discovery';
 export * from './events';
 export * from './notices';
+export * from './rpc-contract';
 export * from './subjects';
 export * from './telephony';
 export * from './text';

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { rpc } from '../bus/rpc';
 import {
   Agent,
   AgentPrompt,
@@ -35,6 +34,7 @@ import {
 } from './campaign';
 import { Page, PageQuery, Uuid } from './common';
 import { AgentType, AgentTypesRequest, AiModel, Industry, Language, Voice } from './discovery';
+import { rpc } from './rpc-contract';
 import { TelephonyProviderInfo } from './telephony';
 import { BulkRedeliverShape, BulkRedelivery, boundedRange, WebhookDelivery } from './webhook';
 

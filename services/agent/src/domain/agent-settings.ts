@@ -1,4 +1,4 @@
-import type { ValidationIssue, Voice } from '@voice/shared';
+import type { ValidationIssue, Voice } from '@voice/shared/contracts';
 import * as catalogue from './catalogue/index';
 
 /** The catalogue-backed settings of an agent, as requested (undefined = keep or default). */

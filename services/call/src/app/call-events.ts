@@ -9,7 +9,8 @@ import {
   type TransactionSql,
 } from '@voice/shared';
 import type { z } from 'zod';
-import { type CallRow, isFinal, toCall } from '../db/call-rows';
+import { type CallRow, toCall } from '../db/call-rows';
+import { isFinal } from '../domain/lifecycle';
 
 /**
  * A call's events. Its end is CALL_ENDED, written to the outbox with the final transition (in the

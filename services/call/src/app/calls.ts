@@ -29,9 +29,10 @@ import {
   type TelephonyProvider,
 } from '../carrier/index';
 import { callRepository, newCallRow } from '../db/call-repository';
-import { agentCopy, type CallRow, isFinal, toCall } from '../db/call-rows';
+import { agentCopy, type CallRow, toCall } from '../db/call-rows';
 import { PlacementWriter } from '../db/placement-writer';
 import { TransitionWriter } from '../db/transition-writer';
+import { isFinal } from '../domain/lifecycle';
 import { recordTransitionEvents, statusEvent, transitionEvents } from './call-events';
 import { DialQueue } from './dial-queue';
 import { type CallMetrics, callMetrics } from './metrics';

@@ -1,6 +1,6 @@
 import { AppError, type CallStatus, type Sql } from '@voice/shared';
 import type { TelephonyProvider } from '../carrier/index';
-import { isFinal } from '../db/call-rows';
+import { isFinal } from '../domain/lifecycle';
 
 interface RecordingRow {
   id: string;

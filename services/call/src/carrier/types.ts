@@ -1,19 +1,17 @@
-import type {
-  CallEndReason,
-  CallOutcome,
-  CollectedDetail,
-  EndedBy,
-  SipResponse,
-  TelephonyProviderInfo,
-  TranscriptEntry,
-} from '@voice/shared';
-import type { z } from 'zod';
+import type { CollectedDetail, TelephonyProviderInfo } from '@voice/shared';
+import type { CarrierEvent, CarrierStage } from '../domain/call-events';
 
-export type CallEndReasonValue = z.infer<typeof CallEndReason>;
-export type EndedByValue = z.infer<typeof EndedBy>;
-export type TranscriptLine = z.infer<typeof TranscriptEntry>;
-export type CallSentiment = 'positive' | 'neutral' | 'negative';
-export type DetailsStatus = 'complete' | 'partial' | 'none';
+export type {
+  CallEndReasonValue,
+  CallResult,
+  CallSentiment,
+  CarrierEvent,
+  CarrierStage,
+  DetailsCollectionResult,
+  DetailsStatus,
+  EndedByValue,
+  TranscriptLine,
+} from '../domain/call-events';
 
 /**
  * What the carrier needs to know about the agent. It travels inside the dial request because the
@@ -40,44 +38,6 @@ export interface DialRequest {
   /** When dialing began (wall clock): the origin of the call's timeline. */
   startedAt: Date;
 }
-
-export interface DetailsCollectionResult {
-  status: DetailsStatus;
-  score: number;
-  collected_details: string[];
-  collected_values: Record<string, unknown>;
-}
-
-/**
- * How a call ended. Times are wall-clock times at which things happened (never in the future);
- * duration_seconds is the wall time from answer to hang-up, and the costs follow it.
- */
-export interface CallResult {
-  status: CallOutcome;
-  answered_at: Date | null;
-  ended_at: Date;
-  duration_seconds: number;
-  transcript: TranscriptLine[];
-  /** neutral when there was no conversation */
-  sentiment: CallSentiment;
-  call_summary: string;
-  call_end_reason: CallEndReasonValue;
-  ended_by: EndedByValue;
-  details_collection: DetailsCollectionResult;
-  ai_cost: number;
-  telephony_cost: number;
-  total_cost: number;
-  /** The final SIP response to the INVITE; null when there was none (or the network speaks no SIP). */
-  sip: SipResponse | null;
-}
-
-export type CarrierEvent =
-  | { type: 'ringing'; at: Date }
-  | { type: 'answered'; at: Date; sip: SipResponse | null }
-  | { type: 'ended'; at: Date; result: CallResult };
-
-/** The last stage whose event the call service has stored (its call status). */
-export type CarrierStage = 'initializing' | 'ringing' | 'in_progress';
 
 export interface CallSession {
   /** ends the call now as a hang-up by the system (result reason 'cancelled') */

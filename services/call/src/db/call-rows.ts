@@ -1,4 +1,4 @@
-import { type AgentSnapshot, CALL_OUTCOMES, type Call, type CallStatus, type Carrier } from '@voice/shared';
+import type { AgentSnapshot, Call, CallStatus, Carrier } from '@voice/shared';
 
 /** The agent as a call keeps it: everything the carrier and the record need, not the prompt text. */
 export type AgentCopy = Omit<AgentSnapshot, 'prompt'>;
@@ -46,11 +46,6 @@ export interface CallRow {
   /** The final SIP response to the call's INVITE, once there is one. */
   sip_code: number | null;
   sip_reason: string | null;
-}
-
-/** A call's outcomes are its final states (docs/api-guide.md, "Calls"). */
-export function isFinal(status: CallStatus): boolean {
-  return (CALL_OUTCOMES as readonly CallStatus[]).includes(status);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { CallOutcome, ErrorCode, RetryConfig } from '@voice/shared';
+import type { CallOutcome, ErrorCode, RetryConfig } from '@voice/shared/contracts';
 import type { StoredStatus } from './lifecycle';
 
 /** What happens to a contact once its call ended. */

@@ -1,4 +1,4 @@
-import { type ContactRow, E164_PATTERN, type SkipReason } from '@voice/shared';
+import { type ContactRow, E164_PATTERN, type SkipReason } from '@voice/shared/contracts';
 
 /** A submitted contact as stored: the number to dial (if usable), the rest, and why it is skipped. */
 export interface ClassifiedContact {

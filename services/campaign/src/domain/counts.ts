@@ -1,4 +1,4 @@
-import type { CampaignCounts, ContactState } from '@voice/shared';
+import type { CampaignCounts, ContactState } from '@voice/shared/contracts';
 
 /** `n` contacts went from one state to another in a change. */
 export interface ContactMove {

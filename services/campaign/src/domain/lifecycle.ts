@@ -1,4 +1,4 @@
-import type { CampaignStatus } from '@voice/shared';
+import type { CampaignStatus } from '@voice/shared/contracts';
 
 /** A campaign's status as stored: the public ones plus `draft` (contacts still arriving). */
 export type StoredStatus = CampaignStatus | 'draft';

@@ -1,4 +1,5 @@
-import { type Call, signRecordingUrl } from '@voice/shared';
+import type { Call } from '@voice/shared/contracts';
+import { signRecordingUrl } from '@voice/shared/recordings';
 
 export interface PayloadLinks {
   /** Public base URL of the gateway that serves recording links. */

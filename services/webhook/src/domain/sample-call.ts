@@ -1,4 +1,4 @@
-import { type AgentSnapshot, type Call, SIMULATED_SIP_RESPONSES } from '@voice/shared';
+import { type AgentSnapshot, type Call, SIMULATED_SIP_RESPONSES } from '@voice/shared/contracts';
 import { type CallEndedBody, callEndedPayload, type PayloadLinks } from './payload';
 
 /** The number a test event reports as dialed: a reserved fictional number, never a real subscriber. */

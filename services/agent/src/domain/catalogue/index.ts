@@ -3,7 +3,7 @@
  * prompt material for each agent type. Pure and in-memory; every function returns a fresh copy,
  * so callers may mutate what they get without affecting the catalogue.
  */
-import type { AgentType, AiModel, Industry, Language, Voice } from '@voice/shared';
+import type { AgentType, AiModel, Industry, Language, Voice } from '@voice/shared/contracts';
 import { GENERAL_TYPES, INDUSTRY_TYPES, PROMPT_MATERIAL } from './agent-types/index';
 import { INDUSTRIES } from './industries';
 import { LANGUAGES } from './languages';

@@ -1,4 +1,4 @@
-import type { Language } from '@voice/shared';
+import type { Language } from '@voice/shared/contracts';
 
 /** Languages an agent can speak, as BCP-47 codes with English and native display names. */
 export const LANGUAGES: readonly Language[] = [

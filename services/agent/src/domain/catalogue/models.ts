@@ -1,4 +1,4 @@
-import type { AiModel } from '@voice/shared';
+import type { AiModel } from '@voice/shared/contracts';
 
 /** Language models that can drive an agent's conversation. Exactly one is the default. */
 export const MODELS: readonly AiModel[] = [

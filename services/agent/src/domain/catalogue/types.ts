@@ -1,4 +1,4 @@
-import type { Industry } from '@voice/shared';
+import type { Industry } from '@voice/shared/contracts';
 
 /**
  * Material a prompt generator combines with the agent's language and the business context

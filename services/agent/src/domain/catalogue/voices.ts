@@ -1,4 +1,4 @@
-import type { Voice } from '@voice/shared';
+import type { Voice } from '@voice/shared/contracts';
 
 /** The voice new agents get when none is chosen. It speaks `en`. */
 const DEFAULT_VOICE_ID = 'aria';

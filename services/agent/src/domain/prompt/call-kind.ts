@@ -1,4 +1,4 @@
-import type { AgentType } from '@voice/shared';
+import type { AgentType } from '@voice/shared/contracts';
 
 /**
  * What sort of conversation an agent type has. Steps and objections differ more by the shape of

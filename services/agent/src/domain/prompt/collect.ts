@@ -1,4 +1,4 @@
-import type { CollectedDetail } from '@voice/shared';
+import type { CollectedDetail } from '@voice/shared/contracts';
 import { fieldList, spoken } from './text';
 
 // Free-text details that are really codes: read back character by character, not paraphrased.

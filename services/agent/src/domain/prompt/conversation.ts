@@ -1,4 +1,4 @@
-import type { AgentType } from '@voice/shared';
+import type { AgentType } from '@voice/shared/contracts';
 import type { AgentTypePromptMaterial } from '../catalogue/types';
 import type { CallKind } from './call-kind';
 import { collectsField, collectsType } from './collect';

@@ -1,4 +1,4 @@
-import type { AgentType, Language } from '@voice/shared';
+import type { AgentType, Language } from '@voice/shared/contracts';
 import type { AgentTypePromptMaterial } from '../catalogue/types';
 import { callKind } from './call-kind';
 import { collectSection } from './collect';

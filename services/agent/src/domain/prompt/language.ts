@@ -1,4 +1,4 @@
-import type { Language } from '@voice/shared';
+import type { Language } from '@voice/shared/contracts';
 
 interface LanguageHints {
   /** A natural way to greet someone on the phone. */

@@ -1,4 +1,4 @@
-import type { AgentType } from '@voice/shared';
+import type { AgentType } from '@voice/shared/contracts';
 
 /** Agent types for the financial_services industry. */
 export const FINANCIAL_SERVICES_TYPES: readonly AgentType[] = [

@@ -1,4 +1,4 @@
-import type { AgentType } from '@voice/shared';
+import type { AgentType } from '@voice/shared/contracts';
 
 /** General agent types for revenue outreach: sales, cold calling, collections and retention. */
 export const GENERAL_OUTREACH_TYPES: readonly AgentType[] = [

@@ -1,4 +1,4 @@
-import type { AgentType } from '@voice/shared';
+import type { AgentType } from '@voice/shared/contracts';
 
 /** General agent types for servicing customers: support, compliance, appointment booking and custom. */
 export const GENERAL_SERVICE_TYPES: readonly AgentType[] = [

@@ -1,4 +1,4 @@
-import type { AgentType } from '@voice/shared';
+import type { AgentType } from '@voice/shared/contracts';
 
 /** Agent types for the home_services industry. */
 export const HOME_SERVICES_TYPES: readonly AgentType[] = [

@@ -1,4 +1,4 @@
-import { type AgentType, GENERAL_AGENT_TYPES } from '@voice/shared';
+import { type AgentType, GENERAL_AGENT_TYPES } from '@voice/shared/contracts';
 import type { PromptMaterialMap } from '../types';
 import { AUTOMOTIVE_TYPES } from './automotive';
 import { AUTOMOTIVE_PROMPTS } from './automotive.prompts';

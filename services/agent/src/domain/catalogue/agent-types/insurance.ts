@@ -1,4 +1,4 @@
-import type { AgentType } from '@voice/shared';
+import type { AgentType } from '@voice/shared/contracts';
 
 /** Agent types for the insurance industry. */
 export const INSURANCE_TYPES: readonly AgentType[] = [

@@ -1,4 +1,4 @@
-import type { AgentType } from '@voice/shared';
+import type { AgentType } from '@voice/shared/contracts';
 
 /** Agent types for the legal industry. */
 export const LEGAL_TYPES: readonly AgentType[] = [

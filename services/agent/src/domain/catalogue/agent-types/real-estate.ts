@@ -1,4 +1,4 @@
-import type { AgentType } from '@voice/shared';
+import type { AgentType } from '@voice/shared/contracts';
 
 /** Agent types for the real_estate industry. */
 export const REAL_ESTATE_TYPES: readonly AgentType[] = [
