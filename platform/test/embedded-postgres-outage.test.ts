@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { processExists } from '@voice/shared/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   campaignApi,
@@ -18,15 +19,6 @@ import { type PlatformProcess, spawnPlatform } from './support/process';
 async function postmasterPid(dataDir: string): Promise<number> {
   const text = await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8');
   return Number.parseInt(text.split('\n')[0]!, 10);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -125,7 +117,7 @@ describe('the embedded PostgreSQL dies under a running platform', () => {
     // 0 when everything stopped cleanly; 1 when the dead database made a stage fail.
     expect([0, 1]).toContain(code);
     const last = await postmasterPid(dataDir).catch(() => undefined);
-    if (last !== undefined) expect(alive(last), `postmaster ${last} left running`).toBe(false);
+    if (last !== undefined) expect(processExists(last), `postmaster ${last} left running`).toBe(false);
     proc = undefined;
   });
 });

@@ -2,19 +2,11 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createLogger, createSql, type Sql } from '@voice/shared';
+import { processExists } from '@voice/shared/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startEmbeddedPostgres } from '../src/embedded-postgres';
 
 const log = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', name: 'embedded-pg-supervision' });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('embedded PostgreSQL supervision', () => {
   let parent: string;
@@ -77,7 +69,7 @@ describe('embedded PostgreSQL supervision', () => {
     // A stopped process takes no signal but SIGKILL: what a hung server looks like from outside.
     process.kill(pid, 'SIGSTOP');
     await server.stop();
-    expect(alive(pid)).toBe(false);
+    expect(processExists(pid)).toBe(false);
     // Stopped on purpose: not restarted.
     expect(server.supervisor.restarts).toBe(0);
     expect(server.supervisor.pid()).toBeUndefined();

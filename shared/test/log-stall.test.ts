@@ -1,17 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { processExists } from '../testing';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/stalled-stdout.ts', import.meta.url));
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('logging to a stdout nobody reads', () => {
   let shell: ChildProcess | undefined;
@@ -32,7 +24,7 @@ describe('logging to a stdout nobody reads', () => {
     await vi.waitFor(() => expect(stderr).toMatch(/pid \d+ exiting/), { timeout: 60_000, interval: 20 });
     const pid = Number(/pid (\d+) exiting/.exec(stderr)![1]);
     // Before the fix the exit's synchronous flush waited for the reader for ever.
-    await vi.waitFor(() => expect(alive(pid), `process ${pid} still running`).toBe(false), {
+    await vi.waitFor(() => expect(processExists(pid), `process ${pid} still running`).toBe(false), {
       timeout: 60_000,
       interval: 50,
     });

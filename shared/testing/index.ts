@@ -2,3 +2,4 @@ export * from './calls';
 export * from './database';
 export * from './infra';
 export * from './metrics';
+export * from './process';
