@@ -5,9 +5,11 @@ import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createVoiceClient, type VoiceClientError } from '../../client/src/index';
 import { createAccount, createKey } from '../../platform/test/support/accounts';
+import { holdExport } from '../../platform/test/support/export-stream';
 import { startTestPlatform, type TestPlatform } from '../../platform/test/support/harness';
 import { api } from '../../platform/test/support/http';
 import { buildGateway, type Gateway } from '../src/index';
+import { seedCalls } from './calls-seed-support';
 import { deferred, type KeySocket, keySocket } from './graphql-ws-support';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy-support';
 
@@ -20,6 +22,8 @@ const MAKE_CALL = `mutation ($agentId: ID!) {
 }`;
 const CALLS = 'subscription { callStatusChanged { id status } }';
 const WAIT = { timeout: 15_000, interval: 20 };
+/** Calls to export: several times what the socket buffers of a reader that stopped reading hold. */
+const EXPORT_ROWS = 5000;
 
 /** What one operation over graphql-ws came to: its result, or the error its sink got (a close). */
 type Outcome = { result?: FormattedExecutionResult<Record<string, unknown>, unknown>; error?: unknown };
@@ -285,6 +289,24 @@ describe.each(infraModes())('a revoked key on open connections (%s)', (mode) => 
     sse.stop();
     await expectReleased(before);
   });
+
+  it('cuts a call export in progress on instance B, and keeps the one of the account’s other key', async () => {
+    const before = heldByB();
+    const victim = await createAccount(t, { name: 'Exporter' });
+    const otherKey = await createKey(t, victim.accountId);
+    await seedCalls(t.databaseUrl, victim.accountId, EXPORT_ROWS);
+    const [cut, kept] = await Promise.all([holdExport(b.url, victim.key), holdExport(b.url, otherKey)]);
+
+    const res = await api(t.url, 'DELETE', `/admin/api-keys/${victim.keyId}`, { key: t.adminToken });
+    expect(res.status).toBe(204);
+    const [ended, whole] = await Promise.all([cut.finish(), kept.finish()]);
+    expect(ended.cut, `the revoked key's export ran to its end (${ended.lines} lines)`).toBeDefined();
+    expect(ended.lines).toBeLessThan(EXPORT_ROWS + 1);
+    // The account's other key exports everything, header included.
+    expect(whole).toEqual({ lines: EXPORT_ROWS + 1, cut: undefined });
+    expect((await api(b.url, 'GET', '/v1/calls/export?format=csv', { key: victim.key })).status).toBe(401);
+    await expectReleased(before);
+  }, 60_000);
 
   it('finds a revocation missed while B’s listening connection was down once it reconnects', async () => {
     const before = heldByB();
