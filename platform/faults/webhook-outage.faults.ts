@@ -74,6 +74,17 @@ describe('a webhook receiver down longer than the retries: production topology',
     );
   }
 
+  /** The gauges once both replicas read `value` (they read one table: they agree within a scrape). */
+  const gaugesReading = (value: number) =>
+    until(
+      `webhook_endpoints_failing ${value} on both replicas`,
+      async () => {
+        const gauges = await failingGauges();
+        return gauges.every((g) => g === value) ? gauges : undefined;
+      },
+      10_000,
+    );
+
   /** Sessions whose CALL_ENDED the receiver answered with a 2xx, and how many times. */
   function delivered(): Map<string, number> {
     const bySession = new Map<string, number>();
@@ -134,14 +145,7 @@ describe('a webhook receiver down longer than the retries: production topology',
       async () => ((await finalDeliveries('failed')) >= FAILED_DURING_OUTAGE ? true : undefined),
       60_000,
     );
-    const gaugesWhileDown = await until(
-      'the failing endpoint on both replicas’ gauge',
-      async () => {
-        const gauges = await failingGauges();
-        return gauges.every((g) => g === 1) ? gauges : undefined;
-      },
-      10_000,
-    );
+    const gaugesWhileDown = await gaugesReading(1);
     const failingLine = await until('the failing-endpoint log line', () =>
       logged.map(parseLine).find((l) => l.msg.startsWith('webhook endpoint failing')),
     );
@@ -217,14 +221,7 @@ describe('a webhook receiver down longer than the retries: production topology',
     expect(redeliveries.map((r) => r.headers['x-service-event-id']).sort()).toEqual([...missing].sort());
     for (const r of redeliveries)
       expect(signatureVerifies(SECRET, r.body, r.headers['x-service-signature'] as string)).toBe(true);
-    const gaugesAfter = await until(
-      'the gauge back to 0',
-      async () => {
-        const gauges = await failingGauges();
-        return gauges.every((g) => g === 0) ? gauges : undefined;
-      },
-      10_000,
-    );
+    const gaugesAfter = await gaugesReading(0);
 
     const lines = logged.map(parseLine).filter((l) => l.agent_id === agentId);
     const host = new URL(receiver.url).host;
