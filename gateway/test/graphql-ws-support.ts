@@ -1,4 +1,6 @@
+import type { FormattedExecutionResult } from 'graphql';
 import { type Client, createClient } from 'graphql-ws';
+import { expect } from 'vitest';
 import WebSocket from 'ws';
 
 /** A promise and the function that settles it. */
@@ -66,4 +68,63 @@ export function runOnce(client: Client, query: string): Promise<SocketResult> {
       },
     );
   });
+}
+
+/** What one operation over graphql-ws came to: its result, or the error its sink got (a close). */
+export type Outcome = {
+  result?: FormattedExecutionResult<Record<string, unknown>, unknown>;
+  error?: unknown;
+};
+
+/** A subscription's events and how it ended (its sink's error: the socket's close). */
+export interface Followed {
+  events: unknown[];
+  first: Promise<void>;
+  ended: Promise<unknown>;
+}
+
+/** The result of a query or mutation, or how it failed. */
+export function once(
+  client: Client,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Promise<Outcome> {
+  return new Promise((resolve) => {
+    let result: Outcome['result'];
+    client.subscribe(
+      { query, variables },
+      {
+        next: (value) => {
+          result = value;
+        },
+        error: (error) => resolve({ error }),
+        complete: () => resolve(result ? { result } : { error: 'completed without a result' }),
+      },
+    );
+  });
+}
+
+/** Refused: an error instead of data (UNAUTHENTICATED on the socket, or the socket closed or refused). */
+export function expectRefused(outcome: Outcome, what: string): void {
+  expect(outcome.result?.data ?? null, what).toBeNull();
+  if (outcome.result) expect(outcome.result.errors?.[0]?.extensions?.code, what).toBe('UNAUTHENTICATED');
+  else expect(outcome.error, what).toBeDefined();
+}
+
+export function follow(client: Client, query: string): Followed {
+  const events: unknown[] = [];
+  const first = deferred();
+  const ended = deferred<unknown>();
+  client.subscribe(
+    { query },
+    {
+      next: (value) => {
+        events.push(value);
+        first.settle();
+      },
+      error: (error) => ended.settle(error),
+      complete: () => ended.settle('completed'),
+    },
+  );
+  return { events, first: first.promise, ended: ended.promise };
 }

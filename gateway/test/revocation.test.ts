@@ -1,15 +1,17 @@
 import { createLogger, createSql, httpLimits, type Sql } from '@voice/shared';
 import { infraModes } from '@voice/shared/testing';
-import type { FormattedExecutionResult } from 'graphql';
 import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createVoiceClient, type VoiceClientError } from '../../client/src/index';
+import type { VoiceClientError } from '../../client/src/index';
 import { createAccount, createKey } from '../../platform/test/support/accounts';
+import { holdExport } from '../../platform/test/support/export-stream';
 import { startTestPlatform, type TestPlatform } from '../../platform/test/support/harness';
 import { api } from '../../platform/test/support/http';
 import { buildGateway, type Gateway } from '../src/index';
-import { deferred, type KeySocket, keySocket } from './graphql-ws-support';
+import { seedCalls } from './calls-seed-support';
+import { expectRefused, type Followed, follow, type KeySocket, keySocket, once } from './graphql-ws-support';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy-support';
+import { callStream } from './trpc-stream-support';
 
 const FROM = '+14155550100';
 const CREATE_AGENT = `mutation ($name: String!) {
@@ -20,58 +22,8 @@ const MAKE_CALL = `mutation ($agentId: ID!) {
 }`;
 const CALLS = 'subscription { callStatusChanged { id status } }';
 const WAIT = { timeout: 15_000, interval: 20 };
-
-/** What one operation over graphql-ws came to: its result, or the error its sink got (a close). */
-type Outcome = { result?: FormattedExecutionResult<Record<string, unknown>, unknown>; error?: unknown };
-
-/** A subscription's events and how it ended (its sink's error: the socket's close). */
-interface Followed {
-  events: unknown[];
-  first: Promise<void>;
-  ended: Promise<unknown>;
-}
-
-/** The result of a query or mutation, or how it failed. */
-function once(client: Client, query: string, variables: Record<string, unknown> = {}): Promise<Outcome> {
-  return new Promise((resolve) => {
-    let result: Outcome['result'];
-    client.subscribe(
-      { query, variables },
-      {
-        next: (value) => {
-          result = value;
-        },
-        error: (error) => resolve({ error }),
-        complete: () => resolve(result ? { result } : { error: 'completed without a result' }),
-      },
-    );
-  });
-}
-
-/** Refused: an error instead of data (UNAUTHENTICATED on the socket, or the socket closed or refused). */
-function expectRefused(outcome: Outcome, what: string): void {
-  expect(outcome.result?.data ?? null, what).toBeNull();
-  if (outcome.result) expect(outcome.result.errors?.[0]?.extensions?.code, what).toBe('UNAUTHENTICATED');
-  else expect(outcome.error, what).toBeDefined();
-}
-
-function follow(client: Client, query: string): Followed {
-  const events: unknown[] = [];
-  const first = deferred();
-  const ended = deferred<unknown>();
-  client.subscribe(
-    { query },
-    {
-      next: (value) => {
-        events.push(value);
-        first.settle();
-      },
-      error: (error) => ended.settle(error),
-      complete: () => ended.settle('completed'),
-    },
-  );
-  return { events, first: first.promise, ended: ended.promise };
-}
+/** Calls to export: several times what the socket buffers of a reader that stopped reading hold. */
+const EXPORT_ROWS = 5000;
 
 /**
  * A second gateway instance on the platform's database and bus, as another replica would be. Its
@@ -124,32 +76,6 @@ describe.each(infraModes())('a revoked key on open connections (%s)', (mode) => 
     return socket;
   }
 
-  /** A tRPC SSE stream of the account's call transitions on `baseUrl`, as @voice/client opens it. */
-  function stream(baseUrl: string, key: string) {
-    const events: unknown[] = [];
-    const [started, first] = [deferred(), deferred()];
-    const ended = deferred<unknown>();
-    const subscription = createVoiceClient({ url: baseUrl, apiKey: key }).calls.onStatus.subscribe(
-      {},
-      {
-        onStarted: () => started.settle(),
-        onData: (event) => {
-          events.push(event);
-          first.settle();
-        },
-        onError: (error) => ended.settle(error),
-        onComplete: () => ended.settle('completed'),
-      },
-    );
-    return {
-      events,
-      started: started.promise,
-      first: first.promise,
-      ended: ended.promise,
-      stop: () => subscription.unsubscribe(),
-    };
-  }
-
   /** An account with a socket and an SSE stream on instance B, both shown to be live (they saw a call). */
   async function liveConnections() {
     const victim = await createAccount(t, { name: 'Victim' });
@@ -160,7 +86,7 @@ describe.each(infraModes())('a revoked key on open connections (%s)', (mode) => 
     const agentId = (created.result?.data as { createAgent: { id: string } } | undefined)?.createAgent.id;
     expect(agentId, JSON.stringify(created)).toBeDefined();
     const subscription = follow(socket.client, CALLS);
-    const sse = stream(b.url, victim.key);
+    const sse = callStream(b.url, victim.key);
     await sse.started;
     // graphql-ws acknowledges no subscription: B listening for both is the sign they started.
     await vi.waitFor(() => expect(b.gateway.deps.live.listenerCount).toBe(listening + 2), WAIT);
@@ -272,7 +198,7 @@ describe.each(infraModes())('a revoked key on open connections (%s)', (mode) => 
     const otherKey = await createKey(t, victim.accountId);
     const kept = connect(b.url, otherKey);
     await kept.ready;
-    const keptStream = stream(b.url, otherKey);
+    const keptStream = callStream(b.url, otherKey);
     await keptStream.started;
     await api(t.url, 'DELETE', `/admin/api-keys/${victim.keyId}`, { key: t.adminToken });
     await vi.waitFor(() => expect(socket.codes).toContain(4403), WAIT);
@@ -285,6 +211,24 @@ describe.each(infraModes())('a revoked key on open connections (%s)', (mode) => 
     sse.stop();
     await expectReleased(before);
   });
+
+  it('cuts a call export in progress on instance B, and keeps the one of the account’s other key', async () => {
+    const before = heldByB();
+    const victim = await createAccount(t, { name: 'Exporter' });
+    const otherKey = await createKey(t, victim.accountId);
+    await seedCalls(t.databaseUrl, victim.accountId, EXPORT_ROWS);
+    const [cut, kept] = await Promise.all([holdExport(b.url, victim.key), holdExport(b.url, otherKey)]);
+
+    const res = await api(t.url, 'DELETE', `/admin/api-keys/${victim.keyId}`, { key: t.adminToken });
+    expect(res.status).toBe(204);
+    const [ended, whole] = await Promise.all([cut.finish(), kept.finish()]);
+    expect(ended.cut, `the revoked key's export ran to its end (${ended.lines} lines)`).toBeDefined();
+    expect(ended.lines).toBeLessThan(EXPORT_ROWS + 1);
+    // The account's other key exports everything, header included.
+    expect(whole).toEqual({ lines: EXPORT_ROWS + 1, cut: undefined });
+    expect((await api(b.url, 'GET', '/v1/calls/export?format=csv', { key: victim.key })).status).toBe(401);
+    await expectReleased(before);
+  }, 60_000);
 
   it('finds a revocation missed while B’s listening connection was down once it reconnects', async () => {
     const before = heldByB();

@@ -1,18 +1,13 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Call, Campaign, PageOf } from '@voice/shared';
-import postgres from 'postgres';
+import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialsPerNumber, maxOverlap } from '../../gateway/test/campaigns-support';
-import { createKey } from '../test/support/accounts';
-import { Cluster } from '../test/support/cluster';
+import type { Cluster } from '../test/support/cluster';
 import { api, type Envelope } from '../test/support/http';
-import { freePortRange } from '../test/support/ports';
 import { startWebhookReceiver, type WebhookReceiver } from '../test/support/webhook-receiver';
-import { type NatsServer, startNatsServer } from './support/nats-server';
+import { type FaultCluster, startFaultCluster } from './support/fault-cluster';
+import type { NatsServer } from './support/nats-server';
 
 /**
  * The fault suite (`pnpm test:faults`): the production topology as separate processes on a real
@@ -82,12 +77,8 @@ interface FaultRecord {
 }
 
 describe('faults during a campaign: production topology, separate processes, real NATS and PostgreSQL', () => {
-  const adminToken = `admin-${randomBytes(16).toString('hex')}`;
-  const adminUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-  const dbName = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  let admin: postgres.Sql;
+  let faults: FaultCluster | undefined;
   let sql: postgres.Sql;
-  let workDir: string;
   let nats: NatsServer;
   let receiver: WebhookReceiver;
   let cluster: Cluster | undefined;
@@ -97,43 +88,14 @@ describe('faults during a campaign: production topology, separate processes, rea
   let clusterStopCode: number | null | undefined;
 
   beforeAll(async () => {
-    workDir = await mkdtemp(join(tmpdir(), 'voice-faults-'));
-    admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create database "${dbName}"`);
-    const url = new URL(adminUrl);
-    url.pathname = `/${dbName}`;
-    sql = postgres(url.toString(), { max: 2, onnotice: () => {} });
-    nats = await startNatsServer(join(workDir, 'jetstream'));
     receiver = await startWebhookReceiver();
-    const port = await freePortRange(2);
-    cluster = await Cluster.start(
-      {
-        NATS_URL: nats.url,
-        DATABASE_URL: url.toString(),
-        ADMIN_TOKEN: adminToken,
-        RECORDING_URL_SECRET: `recording-${randomBytes(24).toString('hex')}`,
-        PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        GATEWAY_REPLICAS: '2',
-        REPLICAS: '2',
-        DATA_DIR: join(workDir, 'data'),
-        LOG_LEVEL: 'warn',
-        SIM_TIME_SCALE: String(SIM_TIME_SCALE),
-        CALL_LEASE_SECONDS: String(CALL_LEASE_SECONDS),
-        WEBHOOK_ALLOW_PRIVATE: 'true',
-        WEBHOOK_RETRY_BASE_MS: '1000',
-        DATABASE_POOL_SIZE: '4',
-      },
-      join(workDir, 'cluster.log'),
-    );
-    gateways = [1, 2].map((n) => cluster!.process(`gateway-${n}`).url!);
-    const account = await api<Envelope<{ id: string }>>(gateways[0]!, 'POST', '/admin/accounts', {
-      key: adminToken,
-      body: { name: 'Faults', plan: 'enterprise', rate_limit_per_minute: 1_000_000 },
+    faults = await startFaultCluster({
+      SIM_TIME_SCALE: String(SIM_TIME_SCALE),
+      CALL_LEASE_SECONDS: String(CALL_LEASE_SECONDS),
+      WEBHOOK_RETRY_BASE_MS: '1000',
     });
-    expect(account.status, account.text).toBe(201);
-    key = await createKey({ url: gateways[0]!, adminToken }, account.body.data.id);
+    ({ cluster, nats, sql, gateways } = faults);
+    key = (await faults.account('Faults')).key;
     const agent = await api<Envelope<{ id: string }>>(gateways[0]!, 'POST', '/v1/agents', {
       key,
       body: {
@@ -148,15 +110,8 @@ describe('faults during a campaign: production topology, separate processes, rea
   }, 150_000);
 
   afterAll(async () => {
-    clusterStopCode = await cluster?.stop();
-    await nats?.stop();
+    clusterStopCode = await faults?.stop();
     await receiver?.close();
-    await sql?.end({ timeout: 5 });
-    await admin?.unsafe(`drop database if exists "${dbName}" with (force)`).catch(() => undefined);
-    await admin?.end({ timeout: 5 });
-    // FAULTS_KEEP=1 keeps the cluster's log (every process's output) and the JetStream store.
-    if (workDir && process.env.FAULTS_KEEP !== '1') await rm(workDir, { recursive: true, force: true });
-    else if (workDir) console.log(`kept ${workDir} (cluster.log: every process's output)`);
     expect(clusterStopCode, 'every process stopped cleanly on SIGTERM').toBe(0);
   }, 60_000);
 

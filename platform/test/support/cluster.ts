@@ -9,6 +9,8 @@ export interface ClusterProcess {
   name: string;
   pid: number;
   url: string | undefined;
+  /** Where it serves /metrics (METRICS_PORT set), else undefined. */
+  metricsUrl: string | undefined;
 }
 
 /**
@@ -19,6 +21,7 @@ export interface ClusterProcess {
 export class Cluster {
   private readonly lines: string[] = [];
   private readonly current = new Map<string, ClusterProcess>();
+  private readonly watches: { pattern: RegExp; found: string[] }[] = [];
   private readonly file: WriteStream;
   private readonly exited: Promise<number | null>;
 
@@ -31,10 +34,20 @@ export class Cluster {
     for (const stream of [launcher.stdout!, launcher.stderr!]) {
       createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY }).on('line', (line) => {
         this.file.write(`${line}\n`);
-        if (!line.startsWith('[cluster]')) return;
+        if (!line.startsWith('[cluster]')) {
+          for (const watch of this.watches) if (watch.pattern.test(line)) watch.found.push(line);
+          return;
+        }
         this.lines.push(line);
-        const ready = /^\[cluster\] (\S+) ready \(pid (\d+)\)(?: at (http[^\s,]+))?/.exec(line);
-        if (ready) this.current.set(ready[1]!, { name: ready[1]!, pid: Number(ready[2]), url: ready[3] });
+        const ready = /^\[cluster\] (\S+) ready \(pid (\d+)\)(?: at (.*))?$/.exec(line);
+        if (!ready) return;
+        const at = (ready[3] ?? '').split(', ');
+        this.current.set(ready[1]!, {
+          name: ready[1]!,
+          pid: Number(ready[2]),
+          url: at.find((a) => a.startsWith('http')),
+          metricsUrl: at.find((a) => a.startsWith('metrics '))?.slice('metrics '.length),
+        });
       });
     }
   }
@@ -53,6 +66,16 @@ export class Cluster {
   /** The launcher's own lines so far. */
   events(): string[] {
     return [...this.lines];
+  }
+
+  /**
+   * The processes' output lines (prefixed `name | `) that match `pattern` from now on, in a list
+   * that fills as they come; the launcher's own lines are in `events`.
+   */
+  watchOutput(pattern: RegExp): string[] {
+    const found: string[] = [];
+    this.watches.push({ pattern, found });
+    return found;
   }
 
   process(name: string): ClusterProcess {

@@ -2,11 +2,12 @@ import { Readable } from 'node:stream';
 import { CALL, type Call, type CallContext, ExportCallsQuery } from '@voice/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { revokedKeyError } from '../../auth/key-sessions';
 import type { GatewayClient } from '../../clients/gateway-client';
 import type { GatewayDeps } from '../../deps';
 import { csvLines, jsonLines } from '../../export/call-export';
 import { callContext } from '../../http/context';
-import { requireScope } from '../../http/route-auth';
+import { principalOf, requireScope } from '../../http/route-auth';
 import { BEARER, errorResponses } from '../../http/schemas';
 import { type RecordingLinks, withRecordingUrl } from '../../recordings/links';
 
@@ -38,7 +39,10 @@ async function* signed(calls: AsyncIterable<Call>, links: RecordingLinks): Async
   for await (const call of calls) yield withRecordingUrl(call, links);
 }
 
-export const callExportRoutes: FastifyPluginAsyncZod<GatewayDeps> = async (app, { client, recordings }) => {
+export const callExportRoutes: FastifyPluginAsyncZod<GatewayDeps> = async (
+  app,
+  { client, recordings, sessions },
+) => {
   app.get(
     '/v1/calls/export',
     {
@@ -49,7 +53,9 @@ export const callExportRoutes: FastifyPluginAsyncZod<GatewayDeps> = async (app, 
         description:
           "`format=csv` (RFC 4180, one row per call, objects as JSON text, formula-like cells prefixed with ') " +
           'or `format=jsonl` (one call record per line). Same filters as the list, newest first, streamed: any ' +
-          'number of calls in constant memory.',
+          'number of calls in constant memory. When the key is revoked while its export streams (on any ' +
+          'gateway instance), the stream is cut: the connection closes without the final chunk, which HTTP ' +
+          'clients report as an incomplete transfer, so a cut export is never taken for a whole one.',
         security: BEARER,
         querystring: ExportCallsQuery,
         response: {
@@ -63,7 +69,21 @@ export const callExportRoutes: FastifyPluginAsyncZod<GatewayDeps> = async (app, 
     },
     async (request, reply) => {
       const { format, ...filters } = request.query;
+      // Watched like a live stream: a revocation heard on this instance cuts the export mid-way,
+      // however long it has left to run (the key is also read again, in case it was missed). The
+      // socket is closed rather than the body ended: a whole-looking CSV must not be a partial one.
+      const { keyId } = principalOf(request);
+      let streaming = false;
+      const session = sessions.open(keyId, () => {
+        if (!streaming) return;
+        request.log.info({ key_id: keyId }, 'call export cut: its API key was revoked');
+        reply.raw.destroy();
+      });
+      reply.raw.once('close', () => session.close());
+      // The client left while its key was being read: 'close' has already fired.
+      if (reply.raw.closed) session.close();
       const calls = signed(await firstAndRest(client, filters, callContext(request)), recordings);
+      if (session.revoked) throw revokedKeyError();
       const lines = format === 'csv' ? csvLines(calls) : jsonLines(calls);
       const stamp = new Date().toISOString().slice(0, 10);
       reply
@@ -73,6 +93,7 @@ export const callExportRoutes: FastifyPluginAsyncZod<GatewayDeps> = async (app, 
         )
         .header('content-disposition', `attachment; filename="calls-${stamp}.${format}"`)
         .header('cache-control', 'no-store');
+      streaming = true;
       // A stream is sent as is; the typed schema only documents the body for OpenAPI.
       return reply.send(Readable.from(lines) as unknown as string);
     },
