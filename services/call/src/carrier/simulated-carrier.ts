@@ -3,13 +3,28 @@ import { type CallPlan, cutShort, MAX_CALL_SECONDS, type PlannedEvent, planCall,
 import type { CallSession, CarrierEvent, CarrierStage, DialRequest, TelephonyProvider } from './types';
 import { synthesizeRecording } from './wav';
 
+/** How a session retries an event the call service could not store: doubling delays up to a cap. */
+export interface DeliveryRetry {
+  attempts: number;
+  baseDelayMs: number;
+  /** The longest wait between two attempts; unbounded doubling when omitted. */
+  maxDelayMs?: number;
+}
+
+/**
+ * About 30 s of retries: the call service cannot store events while its database restarts (a
+ * supervised embedded PostgreSQL is back within seconds), and an event given up leaves the call to
+ * the reaper, which fails it.
+ */
+export const DELIVERY_RETRY: DeliveryRetry = { attempts: 20, baseDelayMs: 100, maxDelayMs: 2_000 };
+
 export interface SimulatedCarrierOptions {
   /** SIM_TIME_SCALE: wall delay = simulated delay × timeScale (1 = real time). */
   timeScale: number;
   /** Wall clock in ms; injectable so tests can pretend time has passed. */
   now?: () => number;
   /** Delivery retries when onEvent throws (wall ms, not scaled: they wait for the consumer). */
-  retry?: { attempts: number; baseDelayMs: number };
+  retry?: DeliveryRetry;
 }
 
 type Deliver = (event: CarrierEvent) => Promise<void>;
@@ -31,7 +46,7 @@ export class SimulatedCarrier implements TelephonyProvider {
   readonly info: TelephonyProviderInfo;
   private readonly timeScale: number;
   private readonly now: () => number;
-  private readonly retry: { attempts: number; baseDelayMs: number };
+  private readonly retry: DeliveryRetry;
   private readonly sessions = new Set<Session>();
 
   constructor(options: SimulatedCarrierOptions) {
@@ -41,7 +56,7 @@ export class SimulatedCarrier implements TelephonyProvider {
     this.timeScale = options.timeScale;
     this.info = simulatedTelephonyInfo(options.timeScale);
     this.now = options.now ?? Date.now;
-    this.retry = options.retry ?? { attempts: 4, baseDelayMs: 100 };
+    this.retry = options.retry ?? DELIVERY_RETRY;
   }
 
   dial(request: DialRequest, onEvent: Deliver): CallSession {
@@ -78,7 +93,7 @@ export class SimulatedCarrier implements TelephonyProvider {
  * waits for a delivery in progress, then sends the cut-short 'ended' instead of the rest.
  *
  * When onEvent keeps failing (the call service cannot store the event), the event is retried with
- * exponential backoff and then the session gives up without sending anything more: later events
+ * exponential backoff (DELIVERY_RETRY) and then the session gives up without sending anything more: later events
  * would reach a service that missed an earlier one, and the call service's reaper ends such a call
  * (failed, timeout). Nothing is logged here, the carrier has no logger; the reaper's end is the trace.
  */
@@ -99,7 +114,7 @@ class Session implements CallSession {
     private readonly onEvent: Deliver,
     private readonly timeScale: number,
     private readonly now: () => number,
-    private readonly retry: { attempts: number; baseDelayMs: number },
+    private readonly retry: DeliveryRetry,
   ) {
     // Planned here, synchronously, so that a request the planner cannot handle throws from dial()
     // into the caller's hands instead of rejecting a `done` nobody may be watching.
@@ -193,7 +208,13 @@ class Session implements CallSession {
       } catch {
         if (attempt >= this.retry.attempts) return false;
         await new Promise((resolve) =>
-          setTimeout(resolve, this.retry.baseDelayMs * 2 ** (attempt - 1)).unref(),
+          setTimeout(
+            resolve,
+            Math.min(
+              this.retry.baseDelayMs * 2 ** (attempt - 1),
+              this.retry.maxDelayMs ?? Number.POSITIVE_INFINITY,
+            ),
+          ).unref(),
         );
       }
     }
