@@ -5,6 +5,7 @@ export * from './campaign';
 export * from './common';
 export * from './discovery';
 export * from './events';
+export * from './examples';
 export * from './notices';
 export * from './subjects';
 export * from './telephony';
