@@ -77,6 +77,8 @@ export interface GatewayOptions {
   recordingSecret: string;
   /** Where clients reach this gateway (known only once it listens, for port 0). */
   publicBaseUrl: () => string;
+  /** PUBLIC_BASE_URL when configured: the OpenAPI document's server (otherwise `/`). */
+  publicUrl?: string | undefined;
   /** Further API surfaces (GraphQL, tRPC, ...), registered after the core routes with the same deps. */
   surfaces?: FastifyPluginAsync<GatewayDeps>[];
   /** The process's metrics registry (HTTP requests are counted into it); default: a private one. */
@@ -232,7 +234,7 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   app.addHook('onRequest', drainBodyOfGet(BODY_LIMIT_BYTES));
   app.addHook('onSend', closeWhenBodyUnread);
   app.addHook('onResponse', closeUnupgradedSocket);
-  await app.register(openapiPlugin);
+  await app.register(openapiPlugin, { publicUrl: options.publicUrl });
   await app.register(systemRoutes, deps);
   await app.register(discoveryRoutes, deps);
   await app.register(meRoutes, deps);

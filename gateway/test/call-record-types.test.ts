@@ -1,4 +1,10 @@
-import { type Call, type CallOutcome, Call as CallSchema, type PageOf } from '@voice/shared';
+import {
+  type Call,
+  CallEndedPayload,
+  type CallOutcome,
+  Call as CallSchema,
+  type PageOf,
+} from '@voice/shared';
 import { infraModes } from '@voice/shared/testing';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -210,7 +216,10 @@ describe.each(infraModes())('call record types and times on every surface (%s)',
       expect(signatureVerifies(SECRET, request.body, request.headers['x-service-signature'] as string)).toBe(
         true,
       );
-      const body = CallEndedBody.parse(JSON.parse(request.body.toString('utf8')));
+      const sent = JSON.parse(request.body.toString('utf8')) as unknown;
+      const body = CallEndedBody.parse(sent);
+      // What the OpenAPI document's `webhooks` section says is sent.
+      expect(CallEndedPayload.safeParse(sent).error?.issues ?? []).toEqual([]);
       expect(body.data).toMatchObject({
         status: call.status,
         sentiment: call.sentiment,

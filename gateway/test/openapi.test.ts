@@ -1,11 +1,35 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { CallEndedData, PAGE_MAX, PAGE_SIZE_MAX, WEBHOOK_HEADERS } from '@voice/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPlatform, type TestPlatform } from '../../platform/test/support/harness';
 import { api } from '../../platform/test/support/http';
+import { operationId } from '../src/http/openapi-operation';
+import { OPERATIONS } from '../src/operations/catalogue';
+import { serversFor } from '../src/plugins/openapi';
+import { redoclyLint } from './redocly-support';
+
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  schema: Record<string, unknown>;
+}
+
+interface OperationObject {
+  operationId?: string;
+  tags?: string[];
+  security?: unknown[];
+  parameters?: Parameter[];
+  requestBody?: { content: Record<string, { schema: unknown; example?: unknown }> };
+  responses: Record<string, { description?: string }>;
+}
 
 interface OpenApiDoc {
   openapi: string;
-  paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown> }>>;
+  servers?: { url: string }[];
+  tags?: { name: string; description?: string }[];
+  paths: Record<string, Record<string, OperationObject>>;
+  webhooks?: Record<string, Record<string, OperationObject>>;
   components: {
     securitySchemes: Record<string, { type: string; scheme: string }>;
     schemas?: Record<string, unknown>;
@@ -35,6 +59,11 @@ describe('OpenAPI document and docs UI', () => {
     doc = res.body;
   });
   afterAll(async () => t?.stop());
+  /** Every operation of the document, with where it is. */
+  const operations = () =>
+    Object.entries(doc.paths).flatMap(([path, byMethod]) =>
+      Object.entries(byMethod).map(([method, operation]) => ({ path, method, operation })),
+    );
 
   it('is a valid OpenAPI 3.1 document', async () => {
     expect(doc.openapi).toBe('3.1.0');
@@ -142,6 +171,124 @@ describe('OpenAPI document and docs UI', () => {
     expect(JSON.stringify(secret)).toContain('"minLength":1');
     expect(JSON.stringify(secret)).toContain('"maxLength":256');
     expect(secret.description).toMatch(/Any non-empty string of up to 256 characters; use 32 or more/);
+  });
+
+  it('names every operation with a unique operationId, the catalogue operation\u2019s where it has one', () => {
+    const ids = operations().map(({ operation }) => operation.operationId);
+    for (const id of ids) expect(id).toMatch(/^[a-z][A-Za-z]*$/);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const name of Object.keys(OPERATIONS)) expect(ids).toContain(operationId(name));
+    expect(doc.paths['/v1/agents']?.post?.operationId).toBe('agentsCreate');
+    expect(doc.paths['/v1/agents/{agent_id}/prompt-versions']?.get?.operationId).toBe('agentsVersionsList');
+    expect(doc.paths['/v1/agents/{agent_id}/webhook-test']?.post?.operationId).toBe('webhooksSendTest');
+    expect(doc.paths['/admin/api-keys/{key_id}']?.delete?.operationId).toBe('adminApiKeysRevoke');
+  });
+
+  it('names its server: the configured public URL, else the one it was fetched from', () => {
+    expect(doc.servers).toEqual([{ url: '/', description: expect.any(String) }]);
+    expect(serversFor('https://voice.example.com/')).toEqual([
+      { url: 'https://voice.example.com', description: expect.any(String) },
+    ]);
+  });
+
+  it('types page and page_size as integers with their bounds and defaults', () => {
+    const paged = operations().filter(({ operation }) =>
+      operation.parameters?.some((p) => p.name === 'page'),
+    );
+    expect(paged.length).toBeGreaterThanOrEqual(8);
+    for (const { path, operation } of paged) {
+      const schemaOf = (name: string) => operation.parameters?.find((p) => p.name === name)?.schema;
+      expect(schemaOf('page'), path).toEqual({ type: 'integer', minimum: 1, maximum: PAGE_MAX, default: 1 });
+      expect(schemaOf('page_size'), path).toEqual({
+        type: 'integer',
+        minimum: 1,
+        maximum: PAGE_SIZE_MAX,
+        default: 20,
+      });
+    }
+  });
+
+  it('declares, with a description, every tag its operations use', () => {
+    const declared = new Map((doc.tags ?? []).map((tag) => [tag.name, tag.description]));
+    const used = [...operations(), ...Object.values(doc.webhooks ?? {}).flatMap((w) => Object.values(w))]
+      .map((entry) => ('operation' in entry ? entry.operation : entry))
+      .flatMap((operation) => operation.tags ?? []);
+    expect(used.length).toBeGreaterThan(0);
+    for (const tag of used) expect(declared.get(tag), tag).toEqual(expect.stringMatching(/\S/));
+  });
+
+  it('describes every response, none as "Default Response"', () => {
+    for (const { path, method, operation } of operations()) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        expect(response.description, `${method} ${path} ${status}`).toMatch(/\S/);
+        expect(response.description).not.toBe('Default Response');
+      }
+    }
+  });
+
+  it('keeps one component per schema shape, each one used', () => {
+    const schemas = doc.components.schemas ?? {};
+    const text = JSON.stringify({ ...doc, components: { ...doc.components, schemas: {} } });
+    const reached = new Set<string>();
+    const visit = (json: string) => {
+      for (const [, name] of json.matchAll(/"#\/components\/schemas\/([^"]+)"/g)) {
+        if (name === undefined || reached.has(name)) continue;
+        reached.add(name);
+        visit(JSON.stringify(schemas[name]));
+      }
+    };
+    visit(text);
+    expect(Object.keys(schemas).filter((name) => !reached.has(name))).toEqual([]);
+    // An input shape is kept beside its output one only when they differ (e.g. defaults made optional).
+    for (const name of Object.keys(schemas).filter((n) => n.endsWith('Input'))) {
+      const output = schemas[name.slice(0, -'Input'.length)];
+      expect(output, name).toBeDefined();
+      expect(JSON.stringify(schemas[name])).not.toBe(JSON.stringify(output));
+    }
+    // Request bodies use the names of their contracts.
+    expect(doc.paths['/v1/agents']?.post?.requestBody?.content['application/json']?.schema).toEqual({
+      $ref: '#/components/schemas/CreateAgent',
+    });
+  });
+
+  it('shows an example on every request body', () => {
+    const withBody = operations().filter(({ operation }) => operation.requestBody);
+    expect(withBody.length).toBeGreaterThanOrEqual(9);
+    for (const { path, method, operation } of withBody) {
+      expect(operation.requestBody?.content['application/json']?.example, `${method} ${path}`).toBeDefined();
+    }
+  });
+
+  it('describes the CALL_ENDED delivery as an OpenAPI 3.1 webhook, its body fully typed', () => {
+    const post = doc.webhooks?.CALL_ENDED?.post;
+    expect(post?.requestBody?.content['application/json']?.schema).toEqual({
+      $ref: '#/components/schemas/CallEndedPayload',
+    });
+    expect(JSON.stringify(schema('CallEndedPayload').properties?.data)).toContain('CallEndedData');
+    const data = schema('CallEndedData');
+    expect(Object.keys(data.properties ?? {}).sort()).toEqual(Object.keys(CallEndedData.shape).sort());
+    expect(data.required?.sort()).toEqual(Object.keys(CallEndedData.shape).sort());
+    const props = data.properties ?? {};
+    expect(props.status?.enum).toEqual(['completed', 'no_answer', 'failed', 'voicemail', 'busy']);
+    for (const field of ['call_summary', 'started_at', 'ended_at', 'recording_url']) {
+      expect(props[field]?.type, field).toBe('string');
+    }
+    expect(props.call_end_reason?.enum).toContain('conversation_completed');
+    expect(props.ended_by?.enum).toEqual(['agent', 'user', 'system', 'carrier']);
+    expect(JSON.stringify(props.details_collection)).toContain('DetailsCollection');
+    expect(JSON.stringify(props.telephony)).toContain('CallTelephony');
+    const headers = new Map(post?.parameters?.map((p) => [p.name, p]));
+    for (const name of Object.values(WEBHOOK_HEADERS)) expect(headers.get(name)?.in, name).toBe('header');
+    expect(headers.get(WEBHOOK_HEADERS.eventId)?.required).toBe(true);
+    expect(headers.get(WEBHOOK_HEADERS.signature)?.required).toBe(false);
+    expect(Object.keys(post?.responses ?? {})).toContain('2XX');
+  });
+
+  it('passes `redocly lint` with the recommended rules: no errors, and no warning but the license', async () => {
+    const report = await redoclyLint(doc);
+    expect(report.problems.filter((p) => p.severity === 'error')).toEqual([]);
+    // The project states no license, so the document names none (info-license).
+    expect(report.problems.map((p) => p.ruleId)).toEqual(['info-license']);
   });
 
   it('serves Swagger UI from the package, with no CDN', async () => {

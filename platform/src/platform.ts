@@ -158,6 +158,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         http: httpLimits(config),
         recordingSecret: secret ?? (await recordingSecret(config, log)),
         publicBaseUrl: () => config.PUBLIC_BASE_URL ?? url ?? `http://${config.HOST}:${config.PORT}`,
+        publicUrl: config.PUBLIC_BASE_URL,
         ...(options.surfaces ? { surfaces: options.surfaces } : {}),
       });
       if (options.embedded) devKey = await ensureDevelopmentKey(gateway.deps.accounts, config, log);

@@ -27,7 +27,7 @@ export function sampleCall(overrides: Partial<Call> = {}): Call {
     recording_url: '',
     sentiment: 'positive',
     call_summary: 'A call.',
-    call_end_reason: null,
+    call_end_reason: 'customer_hung_up',
     ended_by: 'user',
     details_collection: { status: 'complete', score: 1, collected_details: ['name'], collected_values: {} },
     ai_cost: 0.1,

@@ -8,6 +8,7 @@ import { IDEMPOTENCY_HEADER, idempotent, requestHash } from '../idempotency/idem
 import type { Operation } from '../operations/operation';
 import { callContext } from './context';
 import { envelope, envelopeJson } from './envelope';
+import { operationId } from './openapi-operation';
 import { principalOf, type RouteAuth, scopeAuth } from './route-auth';
 import { BEARER, type ErrorStatus, errorResponses } from './schemas';
 import { issuesFor, RequestValidationError } from './validation';
@@ -28,7 +29,11 @@ interface RouteBase {
   params?: z.ZodObject;
   querystring?: z.ZodType;
   body?: z.ZodType;
+  /** A body the OpenAPI document shows and Swagger UI's "Try it out" sends (ids are placeholders). */
+  bodyExample?: unknown;
   status: 200 | 201 | 204;
+  /** What the success answer holds: its description in the OpenAPI document. */
+  answers: string;
   errors: ErrorStatus[];
   /**
    * Problems the body schema cannot see (catalogue values, address policy), asked of a service when
@@ -42,7 +47,7 @@ interface RouteBase {
  * A catalogue operation as REST runs it. `run` and `runJson` take `never` so that any operation fits without a
  * cast at each route: what REST hands it is the input its own schemas validated (see toInput).
  */
-export type RestOperation = Pick<Operation, 'scope' | 'reply' | 'idempotent'> & {
+export type RestOperation = Pick<Operation, 'name' | 'scope' | 'reply' | 'idempotent'> & {
   run: (deps: GatewayDeps, input: never, context: CallContext) => Promise<unknown>;
   runJson?:
     | ((deps: GatewayDeps, input: never, context: CallContext) => Promise<string | undefined>)
@@ -65,6 +70,11 @@ export interface OperationRoute extends RouteBase {
 
 /** A REST route that is one bus call and no operation of the catalogue (REST's own). */
 export interface ContractRoute extends RouteBase {
+  /**
+   * Its name, of the catalogue's form (`webhooks.redeliver`), from which its operationId is made: an
+   * operation that later joins the catalogue under this name keeps its id.
+   */
+  name: string;
   contract: RpcContract;
   auth: RouteAuth;
   /** Default: path parameters, query and body merged into one request object. */
@@ -137,6 +147,7 @@ export function idFrom(param: string): (parts: RequestParts) => unknown {
 
 /** How a route is served, whichever way it was declared. */
 interface Serving {
+  name: string;
   auth: RouteAuth;
   reply: z.ZodType;
   idempotent: boolean;
@@ -151,6 +162,7 @@ function serving(route: RpcRoute, deps: GatewayDeps): Serving {
     const { runJson } = operation;
     const toInput = route.toInput ?? merged;
     return {
+      name: operation.name,
       auth: scopeAuth(operation.scope),
       reply: operation.reply,
       idempotent: operation.idempotent === true,
@@ -160,6 +172,7 @@ function serving(route: RpcRoute, deps: GatewayDeps): Serving {
   }
   const toRequest = route.toRequest ?? merged;
   return {
+    name: route.name,
     auth: route.auth,
     reply: route.contract.reply,
     idempotent: false,
@@ -184,8 +197,8 @@ export function registerRpcRoutes(app: FastifyInstance, deps: GatewayDeps, route
     const served = serving(route, deps);
     const success =
       route.status === 204
-        ? { 204: z.undefined().describe('Done; no content') }
-        : { [route.status]: Envelope(served.reply) };
+        ? { 204: z.undefined().describe(route.answers) }
+        : { [route.status]: Envelope(served.reply).describe(route.answers) };
     typed.route({
       method: route.method,
       url: route.url,
@@ -198,6 +211,7 @@ export function registerRpcRoutes(app: FastifyInstance, deps: GatewayDeps, route
       // With moreIssues, a failed validation reaches the handler, which completes the 422.
       attachValidation: route.moreIssues !== undefined,
       schema: {
+        operationId: operationId(served.name),
         tags: route.tags,
         summary: route.summary,
         ...(route.description ? { description: route.description } : {}),
@@ -205,6 +219,7 @@ export function registerRpcRoutes(app: FastifyInstance, deps: GatewayDeps, route
         ...(route.params ? { params: route.params } : {}),
         ...(route.querystring ? { querystring: route.querystring } : {}),
         ...(route.body ? { body: route.body } : {}),
+        ...(route.bodyExample === undefined ? {} : { bodyExample: route.bodyExample }),
         ...(served.idempotent ? { headers: IdempotencyHeaders } : {}),
         response: { ...success, ...errorResponses(...route.errors) },
       },

@@ -1,9 +1,13 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { EXAMPLE_IDS } from '@voice/shared';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { withTidySchemas } from '../http/openapi-components';
 import { withStandardHeaders } from '../http/openapi-headers';
+import { withBodyExampleKey, withBodyExamples } from '../http/openapi-operation';
+import { WEBHOOKS } from '../http/openapi-webhooks';
 import { PUBLIC } from '../http/route-auth';
 
 export const OPENAPI_PATH = '/v1/openapi.json';
@@ -23,15 +27,39 @@ operation counts one request per root field it runs (each alias one more), a tRP
 \`connection_init\` one; a request that counts as more than is left is refused whole, before any of it runs. For a key
 sending 50 or more requests a second to one instance, that instance counts up to half a second of its traffic ahead,
 so with several instances its \`X-RateLimit-Remaining\` may not yet include the other instances' last half second.
-A revoked key is refused on every instance as soon as PostgreSQL announces its revocation, at commit. \`X-Request-Id\` (up to 128 of \`[A-Za-z0-9._-]\`) is echoed, or generated.`;
+A revoked key is refused on every instance as soon as PostgreSQL announces its revocation, at commit. \`X-Request-Id\` (up to 128 of \`[A-Za-z0-9._-]\`) is echoed, or generated.
+
+\`servers\` is the deployment's PUBLIC_BASE_URL when its operator set one, else \`/\` (the server this document came
+from). Every request body has an example that is valid as it is, except for the ids in it, which name nothing:
+put the id of one of your agents in place of \`${EXAMPLE_IDS.agent}\`. What the platform sends to your server
+when a call ends is under \`webhooks\` (CALL_ENDED).`;
+
+export interface OpenApiOptions {
+  /** PUBLIC_BASE_URL, when the operator set it: the document's server. */
+  publicUrl?: string | undefined;
+}
+
+/**
+ * The document's `servers`: the configured public URL, which code generators need absolute; or
+ * else `/`, the server the document was fetched from (Swagger UI and most tools resolve it so).
+ */
+export function serversFor(publicUrl: string | undefined) {
+  if (publicUrl === undefined) {
+    return [{ url: '/', description: 'The server this document was fetched from' }];
+  }
+  // A trailing slash would double the paths' own (`/v1/...`).
+  return [{ url: publicUrl.replace(/\/+$/, ''), description: 'This deployment (PUBLIC_BASE_URL)' }];
+}
 
 /** The OpenAPI 3.1 document, generated from the zod route schemas, and Swagger UI from node_modules. */
-export const openapiPlugin = fp(
-  async (app: FastifyInstance) => {
+export const openapiPlugin = fp<OpenApiOptions>(
+  async (app: FastifyInstance, options) => {
     await app.register(swagger, {
       openapi: {
         openapi: '3.1.0',
         info: { title: 'Voice Agent Calling API', version: '1.0.0', description: DESCRIPTION },
+        servers: serversFor(options.publicUrl),
+        webhooks: WEBHOOKS,
         components: {
           securitySchemes: {
             bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' },
@@ -57,12 +85,28 @@ export const openapiPlugin = fp(
               '(`duration`: wall-clock time from answer to hang-up), billed per started second; unanswered calls ' +
               'cost nothing. call_end_reason and ended_by take the values listed in the Call schema.',
           },
+          {
+            name: 'Campaigns',
+            description: 'Calls to a list of contacts, at most max_concurrent_calls at a time, with retries',
+          },
+          {
+            name: 'Webhooks',
+            description:
+              'CALL_ENDED deliveries to the agent\u2019s webhook_config.url (see `webhooks`): their log, ' +
+              'redelivery and test events',
+          },
           { name: 'Admin', description: 'Operator API, enabled by ADMIN_TOKEN' },
         ],
       },
-      transform: jsonSchemaTransform,
+      transform: (input) => withBodyExampleKey(jsonSchemaTransform(input)),
       transformObject: (input) =>
-        withStandardHeaders(jsonSchemaTransformObject(input) as Parameters<typeof withStandardHeaders>[0]),
+        withTidySchemas(
+          withBodyExamples(
+            withStandardHeaders(
+              jsonSchemaTransformObject(input) as Parameters<typeof withStandardHeaders>[0],
+            ),
+          ),
+        ),
     });
     await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: OPENAPI_PATH } });
     app.get(OPENAPI_PATH, { schema: { hide: true }, config: { auth: PUBLIC } }, async () => app.swagger());

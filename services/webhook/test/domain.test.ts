@@ -1,8 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { CallEndedData, CallEndedPayload } from '@voice/shared';
 import { sampleCall } from '@voice/shared/testing';
 import { describe, expect, it } from 'vitest';
 import { callEndedPayload } from '../src/domain/payload';
 import { decideAfterAttempt, MAX_ATTEMPTS } from '../src/domain/policy';
+import { sampleCallEndedPayload } from '../src/domain/sample-call';
 import { signatureHeaders, signBody, signTimestamped } from '../src/domain/signature';
 
 const failure = { ok: false as const, statusCode: 500, error: 'HTTP 500' };
@@ -100,6 +102,33 @@ describe('callEndedPayload', () => {
     expect(payload.data.recording_url).toMatch(
       /^https:\/\/voice\.example\/v1\/recordings\/11111111-1111-4111-8111-111111111111\.wav\?expires=\d+&signature=[0-9a-f]{64}$/,
     );
+  });
+
+  it('is what the CallEndedPayload contract (the OpenAPI webhook) describes, field for field', () => {
+    const payload = callEndedPayload(sampleCall(), links);
+    expect(CallEndedPayload.safeParse(payload).error?.issues ?? []).toEqual([]);
+    expect(Object.keys(payload.data).sort()).toEqual(Object.keys(CallEndedData.shape).sort());
+    const test = sampleCallEndedPayload(
+      {
+        id: '22222222-2222-4222-8222-222222222222',
+        name: 'Riley',
+        agent_type: 'custom',
+        industry: null,
+        goal: 'Help',
+        collects: [],
+        language: 'en',
+        voice: 'v',
+        ai_model: 'm',
+        start_flow: 'Hello.',
+        end_flow: 'Goodbye.',
+        prompt: 'p',
+        prompt_hash: 'h',
+        prompt_version_id: null,
+      },
+      { callId: '33333333-3333-4333-8333-333333333333', sessionId: '33333333-3333-4333-8333-333333333333' },
+      links,
+    );
+    expect(CallEndedPayload.safeParse(test).error?.issues ?? []).toEqual([]);
   });
 
   it('keeps the metadata and adds the campaign id', () => {

@@ -17,21 +17,32 @@ export const JsonObject = z.record(z.string(), z.unknown());
 export const PAGE_SIZE_MAX = 100;
 export const PAGE_SIZE_DEFAULT = 20;
 
+/** The highest page number a query string can carry (nine digits). */
+export const PAGE_MAX = 999_999_999;
+const QUERY_DIGITS = /^\d{1,9}$/;
+
 /**
  * A whole number from a query string: digits only (no `0x10`, `1e3` or empty string), or a number
- * when the value arrives already typed (GraphQL, tRPC, the bus).
+ * when the value arrives already typed (GraphQL, tRPC, the bus); anything else is one
+ * `invalid_union` issue ("Invalid input"), as when this was a union of the two forms. Written as a
+ * preprocess so that the OpenAPI document shows the number's own schema (integer, bounds, default).
  */
-export const QueryInt = z.union([
-  z.number(),
-  z
-    .string()
-    .regex(/^\d{1,9}$/, 'must be a whole number')
-    .transform(Number),
-]);
+export function queryInt(number: z.ZodNumber, fallback: number) {
+  return z
+    .preprocess((value: number | string, ctx) => {
+      if (typeof value === 'number' && Number.isFinite(value)) return value;
+      if (typeof value === 'string' && QUERY_DIGITS.test(value)) return Number(value);
+      ctx.addIssue({ code: 'invalid_union', errors: [], input: value, message: 'Invalid input' });
+      return value;
+    }, number)
+    .prefault(fallback);
+}
 
 export const PageQuery = z.object({
-  page: QueryInt.pipe(z.number().int().min(1)).default(1),
-  page_size: QueryInt.pipe(z.number().int().min(1).max(PAGE_SIZE_MAX)).default(PAGE_SIZE_DEFAULT),
+  page: queryInt(z.number().int().min(1).max(PAGE_MAX), 1).describe('Page number, from 1'),
+  page_size: queryInt(z.number().int().min(1).max(PAGE_SIZE_MAX), PAGE_SIZE_DEFAULT).describe(
+    `Items per page (at most ${PAGE_SIZE_MAX})`,
+  ),
 });
 export type PageQuery = z.infer<typeof PageQuery>;
 

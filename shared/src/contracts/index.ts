@@ -10,6 +10,7 @@ export * from './campaign';
 export * from './common';
 export * from './discovery';
 export * from './events';
+export * from './examples';
 export * from './notices';
 export * from './rpc-contract';
 export * from './subjects';

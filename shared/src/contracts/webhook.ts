@@ -1,15 +1,70 @@
 import { z } from 'zod';
+import { Call, CallEndReason, CallOutcome, DetailsCollection, EndedBy, TranscriptEntry } from './call';
 import { DateTime, JsonObject, Uuid } from './common';
+
+/**
+ * The call record's fields a CALL_ENDED delivery carries (spec 6.3), plus `telephony`, each with
+ * the type it has for every outcome: a delivery is only sent for an ended call, so the fields the
+ * call record leaves null until then are always set here.
+ */
+export const CallEndedData = Call.pick({
+  session_id: true,
+  phone_number: true,
+  direction: true,
+  duration_seconds: true,
+  duration_minutes: true,
+  agent_id: true,
+  agent_type: true,
+  sentiment: true,
+  transcript: true,
+  ai_cost: true,
+  telephony_cost: true,
+  total_cost: true,
+  telephony: true,
+})
+  .extend({
+    session_id: Uuid.describe('The call\u2019s id: deduplicate deliveries by it (or by X-Service-Event-Id)'),
+    status: CallOutcome.describe('How the call ended'),
+    started_at: DateTime.describe('When the call was accepted'),
+    ended_at: DateTime.describe('When the call ended'),
+    call_summary: z.string().describe('What happened on the call, in a sentence or two'),
+    call_end_reason: CallEndReason,
+    ended_by: EndedBy,
+    details_collection: DetailsCollection,
+    transcript: z
+      .array(TranscriptEntry)
+      .describe('What was said, in order; empty for a call that was never answered'),
+    recording_url: z
+      .string()
+      .describe(
+        'Signed link to the recording (WAV), valid for a limited time; `""` when the call produced no audio',
+      ),
+    metadata: JsonObject.describe(
+      'The metadata the call was placed with (`{}` without any); for a campaign call also `campaign_id`, and ' +
+        '`contact` (the contact\u2019s other columns). A test event carries `"test": true`',
+    ),
+  })
+  .meta({ id: 'CallEndedData' });
+export type CallEndedData = z.infer<typeof CallEndedData>;
 
 /** The CALL_ENDED body (docs/api-guide.md, "Webhooks"). */
 export const CallEndedPayload = z
   .object({
     event: z.literal('CALL_ENDED'),
-    timestamp: DateTime,
-    data: JsonObject,
+    timestamp: DateTime.describe('When the delivery was built (ISO 8601, UTC)'),
+    data: CallEndedData,
   })
   .meta({ id: 'CallEndedPayload' });
 export type CallEndedPayload = z.infer<typeof CallEndedPayload>;
+
+/** The headers of every webhook delivery, besides Content-Type: application/json. */
+export const WEBHOOK_HEADERS = {
+  event: 'X-Service-Event',
+  eventId: 'X-Service-Event-Id',
+  deliveryId: 'X-Service-Delivery-Id',
+  signature: 'X-Service-Signature',
+  signatureTimestamped: 'X-Service-Signature-Timestamped',
+} as const;
 
 export const DELIVERY_STATUSES = ['pending', 'delivering', 'succeeded', 'failed'] as const;
 export const DeliveryStatus = z.enum(DELIVERY_STATUSES);

@@ -7,12 +7,14 @@ import {
   Envelope,
   Page,
   PageQuery,
+  REQUEST_EXAMPLES,
   Uuid,
 } from '@voice/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../deps';
 import { envelope } from '../../http/envelope';
+import { operationId } from '../../http/openapi-operation';
 import { ADMIN } from '../../http/route-auth';
 import { errorResponses } from '../../http/schemas';
 
@@ -29,13 +31,15 @@ export const adminRoutes: FastifyPluginAsyncZod<GatewayDeps> = async (app, { acc
     {
       config,
       schema: {
+        operationId: operationId('admin.accounts.create'),
         tags: ['Admin'],
         summary: 'Create an account',
         description:
           'Plans: free (60 requests/min), pro (300/min), enterprise (rate_limit_per_minute required).',
         security,
         body: CreateAccountBody,
-        response: { 201: Envelope(Account), ...errorResponses(401, 415, 422) },
+        bodyExample: REQUEST_EXAMPLES.createAccount,
+        response: { 201: Envelope(Account).describe('The new account'), ...errorResponses(401, 415, 422) },
       },
     },
     async (request, reply) =>
@@ -47,11 +51,15 @@ export const adminRoutes: FastifyPluginAsyncZod<GatewayDeps> = async (app, { acc
     {
       config,
       schema: {
+        operationId: operationId('admin.accounts.list'),
         tags: ['Admin'],
         summary: 'List accounts',
         security,
         querystring: PageQuery,
-        response: { 200: Envelope(Page(Account)), ...errorResponses(401, 422) },
+        response: {
+          200: Envelope(Page(Account)).describe('A page of accounts'),
+          ...errorResponses(401, 422),
+        },
       },
     },
     async (request) => envelope(request, await accounts.listAccounts(request.query)),
@@ -62,11 +70,12 @@ export const adminRoutes: FastifyPluginAsyncZod<GatewayDeps> = async (app, { acc
     {
       config,
       schema: {
+        operationId: operationId('admin.accounts.get'),
         tags: ['Admin'],
         summary: 'Get an account',
         security,
         params: AccountParams,
-        response: { 200: Envelope(Account), ...errorResponses(401, 404, 422) },
+        response: { 200: Envelope(Account).describe('The account'), ...errorResponses(401, 404, 422) },
       },
     },
     async (request) => envelope(request, await accounts.getAccount(request.params.account_id)),
@@ -77,13 +86,18 @@ export const adminRoutes: FastifyPluginAsyncZod<GatewayDeps> = async (app, { acc
     {
       config,
       schema: {
+        operationId: operationId('admin.apiKeys.create'),
         tags: ['Admin'],
         summary: 'Create an API key',
         description: 'The key is in this response only; it is stored hashed. Omitted scopes = full access.',
         security,
         params: AccountParams,
         body: CreateApiKeyBody.default({}),
-        response: { 201: Envelope(CreatedApiKey), ...errorResponses(401, 404, 415, 422) },
+        bodyExample: REQUEST_EXAMPLES.createApiKey,
+        response: {
+          201: Envelope(CreatedApiKey).describe('The new key, with the key itself (shown this once)'),
+          ...errorResponses(401, 404, 415, 422),
+        },
       },
     },
     async (request, reply) =>
@@ -97,12 +111,16 @@ export const adminRoutes: FastifyPluginAsyncZod<GatewayDeps> = async (app, { acc
     {
       config,
       schema: {
+        operationId: operationId('admin.apiKeys.list'),
         tags: ['Admin'],
         summary: "List an account's API keys (never the keys themselves)",
         security,
         params: AccountParams,
         querystring: PageQuery,
-        response: { 200: Envelope(Page(ApiKeyInfo)), ...errorResponses(401, 404, 422) },
+        response: {
+          200: Envelope(Page(ApiKeyInfo)).describe('A page of the account\u2019s keys'),
+          ...errorResponses(401, 404, 422),
+        },
       },
     },
     async (request) => envelope(request, await accounts.listKeys(request.params.account_id, request.query)),
@@ -113,6 +131,7 @@ export const adminRoutes: FastifyPluginAsyncZod<GatewayDeps> = async (app, { acc
     {
       config,
       schema: {
+        operationId: operationId('admin.apiKeys.revoke'),
         tags: ['Admin'],
         summary: 'Revoke an API key',
         description: 'Takes effect at once on every gateway instance. Revoking twice is not an error.',

@@ -4,6 +4,7 @@ import {
   type CheckAgentSettingsRequest,
   CreateAgentBody,
   PageQuery,
+  REQUEST_EXAMPLES,
   SaveInstructionsBody,
   SavePromptVersionBody,
   UpdateAgentBody,
@@ -62,6 +63,7 @@ export const AGENT_ROUTES: RpcRoute[] = [
     description: 'Newest first, in the page wrapper.',
     querystring: PageQuery,
     status: 200,
+    answers: 'A page of the account\u2019s agents',
     errors: [401, 403, 422],
   },
   {
@@ -77,8 +79,10 @@ export const AGENT_ROUTES: RpcRoute[] = [
       'language exactly when one does (fr-CA gets a Canadian French voice). One 422 lists every problem: ' +
       'the body schema\u2019s, the catalogue values\u2019 and the webhook address\u2019s.',
     body: CreateAgentBody,
+    bodyExample: REQUEST_EXAMPLES.createAgent,
     moreIssues: checkSettings('create'),
     status: 201,
+    answers: 'The new agent, with its prompt',
     errors: [401, 403, 413, 415, 422],
   },
   {
@@ -91,6 +95,7 @@ export const AGENT_ROUTES: RpcRoute[] = [
     params: AgentParams,
     toInput: byAgent,
     status: 200,
+    answers: 'The agent',
     errors: [401, 403, 404, 422],
   },
   {
@@ -114,10 +119,12 @@ export const AGENT_ROUTES: RpcRoute[] = [
       '`recording_url` always a string (`""` when the call produced no audio).',
     params: AgentParams,
     body: UpdateAgentBody,
+    bodyExample: REQUEST_EXAMPLES.updateAgent,
     moreIssues: checkSettings('update'),
     // The body alone: a query string is no change.
     toInput: ({ params, body }) => ({ ...(body as UpdateAgentBody), id: params.agent_id }),
     status: 200,
+    answers: 'The agent as updated',
     errors: [401, 403, 404, 413, 415, 422],
   },
   {
@@ -130,6 +137,7 @@ export const AGENT_ROUTES: RpcRoute[] = [
     params: AgentParams,
     toInput: byAgent,
     status: 204,
+    answers: 'Deleted; no content',
     errors: [401, 403, 404, 422],
   },
   {
@@ -141,6 +149,7 @@ export const AGENT_ROUTES: RpcRoute[] = [
     params: AgentParams,
     toInput: byAgent,
     status: 200,
+    answers: 'The agent\u2019s current prompt and where it came from',
     errors: [401, 403, 404, 422],
   },
   {
@@ -153,7 +162,9 @@ export const AGENT_ROUTES: RpcRoute[] = [
     params: AgentParams,
     toInput: byAgent,
     body: SaveInstructionsBody,
+    bodyExample: REQUEST_EXAMPLES.saveInstructions,
     status: 200,
+    answers: 'The agent\u2019s prompt, now the instructions',
     errors: [401, 403, 404, 413, 415, 422],
   },
   {
@@ -167,6 +178,7 @@ export const AGENT_ROUTES: RpcRoute[] = [
     toInput: byAgent,
     querystring: PageQuery,
     status: 200,
+    answers: 'A page of the agent\u2019s prompt versions',
     errors: [401, 403, 404, 422],
   },
   {
@@ -182,7 +194,9 @@ export const AGENT_ROUTES: RpcRoute[] = [
     params: AgentParams,
     toInput: byAgent,
     body: z.preprocess((body) => body ?? {}, SavePromptVersionBody),
+    bodyExample: REQUEST_EXAMPLES.savePromptVersion,
     status: 201,
+    answers: 'The new version, now active',
     errors: [401, 403, 404, 415, 422],
   },
   {
@@ -198,6 +212,7 @@ export const AGENT_ROUTES: RpcRoute[] = [
     params: AgentParams,
     toInput: byAgent,
     status: 200,
+    answers: 'The active version and whether the current prompt differs from it',
     errors: [401, 403, 404, 422],
   },
   {
@@ -213,6 +228,7 @@ export const AGENT_ROUTES: RpcRoute[] = [
     params: VersionParams,
     toInput: byAgent,
     status: 200,
+    answers: 'The agent, with the version\u2019s prompt',
     errors: [401, 403, 404, 422],
   },
   {
@@ -225,6 +241,7 @@ export const AGENT_ROUTES: RpcRoute[] = [
     params: VersionParams,
     toInput: byAgent,
     status: 204,
+    answers: 'Deleted; no content',
     errors: [401, 403, 404, 409, 422],
   },
 ];

@@ -7,6 +7,7 @@ import type { GatewayClient } from '../../clients/gateway-client';
 import type { GatewayDeps } from '../../deps';
 import { csvLines, jsonLines } from '../../export/call-export';
 import { callContext } from '../../http/context';
+import { operationId } from '../../http/openapi-operation';
 import { principalOf, requireScope } from '../../http/route-auth';
 import { BEARER, errorResponses } from '../../http/schemas';
 import { type RecordingLinks, withRecordingUrl } from '../../recordings/links';
@@ -48,6 +49,7 @@ export const callExportRoutes: FastifyPluginAsyncZod<GatewayDeps> = async (
     {
       config: { auth: requireScope('calls:read') },
       schema: {
+        operationId: operationId('calls.export'),
         tags: ['Calls'],
         summary: 'Export call history',
         description:

@@ -1,4 +1,4 @@
-import { describeTestNumbers, ListCallsQuery, MakeCallBody, Uuid } from '@voice/shared';
+import { describeTestNumbers, ListCallsQuery, MakeCallBody, REQUEST_EXAMPLES, Uuid } from '@voice/shared';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../deps';
@@ -27,7 +27,9 @@ export const CALL_ROUTES: RpcRoute[] = [
       '`Idempotency-Key` to make retries safe: a repeat with the same body returns the first response and dials ' +
       'nobody; the same key with another body is a 409. Keys are kept 24 hours per account.',
     body: MakeCallBody,
+    bodyExample: REQUEST_EXAMPLES.makeCall,
     status: 201,
+    answers: 'The call, stored and `initializing`',
     errors: [401, 403, 404, 409, 413, 415, 422],
   },
   {
@@ -41,6 +43,7 @@ export const CALL_ROUTES: RpcRoute[] = [
       'created_at; from inclusive, to exclusive).',
     querystring: ListCallsQuery,
     status: 200,
+    answers: 'A page of the account\u2019s calls',
     errors: [401, 403, 422],
   },
   {
@@ -53,6 +56,7 @@ export const CALL_ROUTES: RpcRoute[] = [
     params: z.object({ call_id: Uuid }),
     toInput: idFrom('call_id'),
     status: 200,
+    answers: 'The call record',
     errors: [401, 403, 404, 422],
   },
 ];

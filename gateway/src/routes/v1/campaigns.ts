@@ -4,6 +4,7 @@ import {
   ListCampaignsQuery,
   ListContactsQuery,
   MAX_CONCURRENT_CALLS_MAX,
+  REQUEST_EXAMPLES,
   Uuid,
 } from '@voice/shared';
 import type { FastifyPluginAsync } from 'fastify';
@@ -32,6 +33,7 @@ function transition(name: 'pause' | 'resume' | 'cancel', summary: string, descri
     params: CampaignParams,
     toInput: byCampaign,
     status: 200,
+    answers: 'The campaign in its new status',
     errors: [401, 403, 404, 409, 422],
   };
 }
@@ -57,7 +59,9 @@ export const CAMPAIGN_ROUTES: RpcRoute[] = [
       'final at any moment. Send an `Idempotency-Key` to make retries safe: a repeat with the same body returns ' +
       'the first response and creates and dials nothing again; the same key with another body is a 409.',
     body: CreateCampaignBody,
+    bodyExample: REQUEST_EXAMPLES.createCampaign,
     status: 201,
+    answers: 'The new campaign, running or scheduled, with its counts',
     errors: [401, 403, 404, 409, 413, 415, 422],
   },
   {
@@ -69,6 +73,7 @@ export const CAMPAIGN_ROUTES: RpcRoute[] = [
     description: 'Newest first, in the page wrapper, each with its counts. Filter: status.',
     querystring: ListCampaignsQuery,
     status: 200,
+    answers: 'A page of the account\u2019s campaigns',
     errors: [401, 403, 422],
   },
   {
@@ -83,6 +88,7 @@ export const CAMPAIGN_ROUTES: RpcRoute[] = [
     params: CampaignParams,
     toInput: byCampaign,
     status: 200,
+    answers: 'The campaign, with its counts',
     errors: [401, 403, 404, 422],
   },
   transition(
@@ -116,6 +122,7 @@ export const CAMPAIGN_ROUTES: RpcRoute[] = [
     toInput: byCampaign,
     querystring: ListContactsQuery,
     status: 200,
+    answers: 'A page of the campaign\u2019s contacts',
     errors: [401, 403, 404, 422],
   },
 ];

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { GatewayDeps } from '../../deps';
 import { sendCacheable } from '../../http/cacheable';
 import { callContext } from '../../http/context';
+import { operationId } from '../../http/openapi-operation';
 import { scopeAuth } from '../../http/route-auth';
 import { BEARER, errorResponses } from '../../http/schemas';
 import { OPERATIONS } from '../../operations/catalogue';
@@ -17,8 +18,10 @@ interface CatalogueList {
   url: string;
   summary: string;
   description: string;
-  /** Its scope (none) and reply are the operation's; it takes no input. */
-  operation: Pick<Operation<typeof Empty>, 'scope' | 'reply' | 'run'>;
+  /** What the list holds: the success response's description. */
+  answers: string;
+  /** Its name (the operationId's source), scope (none) and reply are the operation's; it takes no input. */
+  operation: Pick<Operation<typeof Empty>, 'name' | 'scope' | 'reply' | 'run'>;
 }
 
 /** The parameterless catalogue lists: each is one operation, served cacheably. */
@@ -27,31 +30,33 @@ const LISTS: CatalogueList[] = [
     url: '/v1/industries',
     summary: 'List industries',
     description: 'Industries with industry-specific agent types.',
+    answers: 'Every industry',
     operation: OPERATIONS['discovery.industries'],
   },
   {
     url: '/v1/voices',
     summary: 'List text-to-speech voices',
     description: 'Voices with gender, accent, the languages they speak and their provider.',
+    answers: 'Every voice',
     operation: OPERATIONS['discovery.voices'],
   },
   {
     url: '/v1/voices/languages',
     summary: 'List supported languages',
     description: 'BCP-47 code, English name and native name.',
+    answers: 'Every language an agent can speak',
     operation: OPERATIONS['discovery.languages'],
   },
   {
     url: '/v1/ai-models',
     summary: 'List AI models (beyond the spec)',
     description: 'Models an agent can run on; the one marked `default` is used when ai_model is omitted.',
+    answers: 'Every model',
     // REST's own: GraphQL and tRPC do not list models, so it is not in the catalogue.
-    operation: rpcOperation({
-      scope: null,
-      input: Empty,
-      contract: DISCOVERY.listModels,
-      toRequest: () => ({}),
-    }),
+    operation: {
+      name: 'discovery.aiModels',
+      ...rpcOperation({ scope: null, input: Empty, contract: DISCOVERY.listModels, toRequest: () => ({}) }),
+    },
   },
 ];
 
@@ -71,11 +76,16 @@ export const discoveryRoutes: FastifyPluginAsyncZod<GatewayDeps> = async (app, d
       {
         config: { auth },
         schema: {
+          operationId: operationId(list.operation.name),
           tags: ['Discovery'],
           summary: list.summary,
           description: `${list.description}${CACHING}`,
           security,
-          response: { 200: Envelope(list.operation.reply), ...notModified, ...errorResponses() },
+          response: {
+            200: Envelope(list.operation.reply).describe(list.answers),
+            ...notModified,
+            ...errorResponses(),
+          },
         },
       },
       async (request, reply) =>
@@ -89,6 +99,7 @@ export const discoveryRoutes: FastifyPluginAsyncZod<GatewayDeps> = async (app, d
     {
       config: { auth },
       schema: {
+        operationId: operationId(agentTypes.name),
         tags: ['Discovery'],
         summary: 'List agent types valid for an industry',
         description:
@@ -96,7 +107,11 @@ export const discoveryRoutes: FastifyPluginAsyncZod<GatewayDeps> = async (app, d
           `from GET /v1/industries or its display name, URL-encoded; unknown industries are 404.${CACHING}`,
         security,
         params: AgentTypesRequest,
-        response: { 200: Envelope(agentTypes.reply), ...notModified, ...errorResponses(404, 422) },
+        response: {
+          200: Envelope(agentTypes.reply).describe('The agent types, each with the details it collects'),
+          ...notModified,
+          ...errorResponses(404, 422),
+        },
       },
     },
     async (request, reply) =>

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../deps';
 import { envelope } from '../../http/envelope';
+import { operationId } from '../../http/openapi-operation';
 import { ANY_KEY, principalOf } from '../../http/route-auth';
 import { BEARER, errorResponses } from '../../http/schemas';
 
@@ -20,10 +21,14 @@ export const meRoutes: FastifyPluginAsyncZod<GatewayDeps> = async (app, { accoun
     {
       config: { auth: ANY_KEY },
       schema: {
+        operationId: operationId('me'),
         tags: ['System'],
         summary: 'The account and scopes of the calling API key (beyond the spec)',
         security: BEARER,
-        response: { 200: Envelope(Me), ...errorResponses(401) },
+        response: {
+          200: Envelope(Me).describe('The key\u2019s account, its rate limit and the key\u2019s scopes'),
+          ...errorResponses(401),
+        },
       },
     },
     async (request) => {

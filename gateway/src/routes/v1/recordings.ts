@@ -5,6 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../deps';
 import { callContext } from '../../http/context';
+import { operationId } from '../../http/openapi-operation';
 import { PUBLIC } from '../../http/route-auth';
 import { errorResponses } from '../../http/schemas';
 
@@ -27,6 +28,7 @@ export const recordingRoutes: FastifyPluginAsync<GatewayDeps> = async (app, { cl
     {
       config: { auth: PUBLIC },
       schema: {
+        operationId: operationId('calls.recording'),
         tags: ['Calls'],
         summary: 'Play a call recording (signed link)',
         description:

@@ -5,6 +5,7 @@ import { checkHealth, HealthReport } from '../../clients/health';
 import type { GatewayDeps } from '../../deps';
 import { callContext } from '../../http/context';
 import { envelope, errorBody } from '../../http/envelope';
+import { operationId } from '../../http/openapi-operation';
 import { PUBLIC } from '../../http/route-auth';
 import { errorResponses } from '../../http/schemas';
 
@@ -24,6 +25,7 @@ export const systemRoutes: FastifyPluginAsyncZod<GatewayDeps> = async (app, deps
     {
       config: { auth: PUBLIC },
       schema: {
+        operationId: operationId('system.health'),
         tags: ['System'],
         summary: 'Health of the gateway and of every service behind it (readiness)',
         description:
@@ -35,7 +37,13 @@ export const systemRoutes: FastifyPluginAsyncZod<GatewayDeps> = async (app, deps
           '`telephony` names the provider calls go through: `simulated` (the default) places no real ' +
           `calls; its test numbers are the dialed number\u2019s last four digits: ${describeTestNumbers()}.`,
         security: [],
-        response: { 200: Envelope(HealthReport), ...errorResponses(), 503: Unavailable },
+        response: {
+          200: Envelope(HealthReport).describe(
+            'Serving: every component\u2019s status, and the telephony provider',
+          ),
+          ...errorResponses(),
+          503: Unavailable,
+        },
       },
     },
     async (request, reply) => {
@@ -56,13 +64,14 @@ export const systemRoutes: FastifyPluginAsyncZod<GatewayDeps> = async (app, deps
     {
       config: { auth: PUBLIC },
       schema: {
+        operationId: operationId('system.liveness'),
         tags: ['System'],
         summary: 'Liveness: 200 while the gateway process runs',
         description:
           'Public. Checks no dependency: for a liveness probe (restart when it fails), where an ' +
           'outage of the database or of a service must not restart every gateway. Readiness: GET /v1/health.',
         security: [],
-        response: { 200: Envelope(Liveness), ...errorResponses() },
+        response: { 200: Envelope(Liveness).describe('The process runs'), ...errorResponses() },
       },
     },
     async (request) => envelope(request, { status: 'ok' as const }),

@@ -1,4 +1,4 @@
-import { type Logger, PollLoop, type Sql } from '@voice/shared';
+import { type Logger, PollLoop, type Sql, WEBHOOK_HEADERS } from '@voice/shared';
 import { type ClaimedDelivery, deliveryRepository, type EndpointState } from '../db/deliveries';
 import { type AttemptOutcome, decideAfterAttempt } from '../domain/policy';
 import { signatureHeaders } from '../domain/signature';
@@ -107,9 +107,9 @@ export class DeliveryWorker {
       body,
       headers: {
         'Content-Type': 'application/json',
-        'X-Service-Event': delivery.event,
-        'X-Service-Event-Id': delivery.event_id,
-        'X-Service-Delivery-Id': delivery.id,
+        [WEBHOOK_HEADERS.event]: delivery.event,
+        [WEBHOOK_HEADERS.eventId]: delivery.event_id,
+        [WEBHOOK_HEADERS.deliveryId]: delivery.id,
         ...signatureHeaders(delivery.secret, body, startedAt.getTime()),
       },
     });

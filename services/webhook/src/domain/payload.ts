@@ -1,4 +1,4 @@
-import type { Call } from '@voice/shared/contracts';
+import type { Call, CallEndedData } from '@voice/shared/contracts';
 import { signRecordingUrl } from '@voice/shared/recordings';
 
 export interface PayloadLinks {
@@ -10,7 +10,8 @@ export interface PayloadLinks {
 }
 
 /**
- * The documented CALL_ENDED body, built from the final call record, with `telephony` (how the call
+ * The documented CALL_ENDED body (the CallEndedPayload contract, which the OpenAPI document's
+ * `webhooks` section shows), built from the final call record, with `telephony` (how the call
  * was carried) beside the spec's fields. Every field has its spec type for every outcome:
  * sentiment is one of the three values, recording_url a string (`""` without audio).
  */
@@ -48,7 +49,7 @@ export function callEndedPayload(call: Call, links: PayloadLinks) {
       telephony_cost: call.telephony_cost,
       total_cost: call.total_cost,
       telephony: call.telephony,
-    },
+    } satisfies { [K in keyof CallEndedData]: unknown },
   };
 }
 export type CallEndedBody = ReturnType<typeof callEndedPayload>;

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { WEBHOOK_HEADERS } from '@voice/shared/contracts';
 
 /** Lowercase hex HMAC-SHA256 of the raw body (docs/api-guide.md, "Webhooks"). */
 export function signBody(secret: string, body: Buffer | string): string {
@@ -19,7 +20,7 @@ export function signatureHeaders(
 ): Record<string, string> {
   if (!secret) return {};
   return {
-    'X-Service-Signature': signBody(secret, body),
-    'X-Service-Signature-Timestamped': signTimestamped(secret, body, Math.floor(now / 1000)),
+    [WEBHOOK_HEADERS.signature]: signBody(secret, body),
+    [WEBHOOK_HEADERS.signatureTimestamped]: signTimestamped(secret, body, Math.floor(now / 1000)),
   };
 }
