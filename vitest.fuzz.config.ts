@@ -2,14 +2,14 @@ import { defineConfig } from 'vitest/config';
 import base from './vitest.config.js';
 
 /**
- * `pnpm test:fuzz`: the HTTP fuzz suite (gateway/fuzz/*.fuzz.ts), kept out of `pnpm test`. The
+ * `pnpm test:fuzz`: the HTTP fuzz suite (platform/fuzz/*.fuzz.ts), kept out of `pnpm test`. The
  * same resolution and global setup as the main suite (embedded PostgreSQL; the `nats` mode when
  * NATS_URL and DATABASE_URL answer), one platform per mode, one file at a time.
  */
 export default defineConfig({
   resolve: base.resolve,
   test: {
-    include: ['gateway/fuzz/**/*.fuzz.ts'],
+    include: ['platform/fuzz/**/*.fuzz.ts'],
     globalSetup: ['platform/test/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 1,

@@ -2,7 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Call, Campaign, PageOf } from '@voice/shared';
 import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialsPerNumber, maxOverlap } from '../../gateway/test/campaigns-support';
+import { dialsPerNumber, maxOverlap } from '../test/api/campaigns-support';
 import type { Cluster } from '../test/support/cluster';
 import { api, type Envelope } from '../test/support/http';
 import { startWebhookReceiver, type WebhookReceiver } from '../test/support/webhook-receiver';

@@ -1,7 +1,7 @@
 import type { Call } from '@voice/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { VoiceClientError } from '../../client/src/index';
-import { seedCalls } from '../../gateway/test/calls-seed-support';
+import { seedCalls } from '../test/api/calls-seed-support';
 import {
   expectRefused,
   type Followed,
@@ -9,8 +9,8 @@ import {
   type KeySocket,
   keySocket,
   once,
-} from '../../gateway/test/graphql-ws-support';
-import { type CallStream, callStream } from '../../gateway/test/trpc-stream-support';
+} from '../test/api/graphql-ws-support';
+import { type CallStream, callStream } from '../test/api/trpc-stream-support';
 import { createKey } from '../test/support/accounts';
 import { type HeldExport, holdExport } from '../test/support/export-stream';
 import { api, type Envelope } from '../test/support/http';

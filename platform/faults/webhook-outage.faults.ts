@@ -1,7 +1,7 @@
 import type { BulkRedelivery, Call, Campaign, PageOf } from '@voice/shared';
 import { parseExposition } from '@voice/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { until } from '../../gateway/test/webhook-support';
+import { until } from '../test/api/webhook-support';
 import { api, type Envelope } from '../test/support/http';
 import {
   CallEndedBody,

@@ -11,7 +11,7 @@ import {
   dialsPerNumber,
   FROM,
   pollingAccount,
-} from '../../gateway/test/campaigns-support';
+} from './api/campaigns-support';
 import { healthWhen } from './support/health';
 import { type PlatformProcess, spawnPlatform } from './support/process';
 
