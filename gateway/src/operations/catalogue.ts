@@ -1,6 +1,8 @@
 import {
   AGENT,
   AgentTypesRequest,
+  BulkRedeliverShape,
+  boundedRange,
   CALL,
   CAMPAIGN,
   Campaign,
@@ -22,6 +24,7 @@ import {
 import { z } from 'zod';
 import { createCampaign } from '../clients/campaigns';
 import { withRecordingUrl, withRecordingUrls } from '../recordings/links';
+import { me } from './me';
 import { named, type Operation, rpcOperation, type Unnamed } from './operation';
 
 const ById = z.object({ id: Uuid });
@@ -30,10 +33,11 @@ const agentOf = ({ id }: { id: string }) => ({ agent_id: id });
 const campaignOf = ({ id }: { id: string }) => ({ campaign_id: id });
 
 /**
- * Every operation GraphQL and tRPC offer, keyed by its tRPC path. The REST routes of the same
- * operations name them (gateway/src/routes/v1), so scope, reply, transform and idempotency are
- * written here once. The inputs are REST's shapes (snake_case bodies and queries; the resource
- * named `id`).
+ * Every operation of the public API, keyed by its name: its tRPC path, and the source of its REST
+ * operationId. Every surface runs them through invoke (operation.ts): the REST routes
+ * (gateway/src/routes/v1) name their operation, as do the GraphQL resolvers and the tRPC router, so
+ * scope, input, reply, transform and idempotency are written here once. The inputs are REST's
+ * shapes (snake_case bodies and queries; the resource named `id`).
  */
 export const OPERATIONS = named({
   'discovery.industries': rpcOperation({
@@ -60,6 +64,13 @@ export const OPERATIONS = named({
     contract: DISCOVERY.listLanguages,
     toRequest: () => ({}),
   }),
+  'discovery.aiModels': rpcOperation({
+    scope: null,
+    input: Empty,
+    contract: DISCOVERY.listModels,
+    toRequest: () => ({}),
+  }),
+  me,
   'agents.list': rpcOperation({
     scope: 'agents:read',
     input: PageQuery,
@@ -137,6 +148,25 @@ export const OPERATIONS = named({
     input: ById.extend(PageQuery.shape),
     contract: WEBHOOK.listDeliveries,
     toRequest: ({ id, ...page }) => ({ agent_id: id, ...page }),
+  }),
+  // A webhook is part of an agent's configuration, so sending one again takes the agent write scope.
+  'webhooks.redeliver': rpcOperation({
+    scope: 'agents:write',
+    input: ById.extend({ delivery_id: Uuid }),
+    contract: WEBHOOK.redeliver,
+    toRequest: ({ id, delivery_id }) => ({ agent_id: id, delivery_id }),
+  }),
+  'webhooks.redeliverFailed': rpcOperation({
+    scope: 'agents:write',
+    input: ById.extend(BulkRedeliverShape).superRefine(boundedRange),
+    contract: WEBHOOK.redeliverFailed,
+    toRequest: ({ id, ...body }) => ({ agent_id: id, ...body }),
+  }),
+  'webhooks.sendTest': rpcOperation({
+    scope: 'agents:write',
+    input: ById,
+    contract: WEBHOOK.sendTest,
+    toRequest: agentOf,
   }),
   'calls.create': rpcOperation({
     scope: 'calls:write',
