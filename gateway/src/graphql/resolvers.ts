@@ -1,4 +1,5 @@
 import {
+  CALL_END_REASONS,
   CALL_STATUSES,
   CAMPAIGN_STATUSES,
   CARRIERS,
@@ -6,7 +7,13 @@ import {
   type Campaign,
   CONTACT_STATES,
   DELIVERY_STATUSES,
+  DETAILS_STATUSES,
+  DetailFieldType,
+  ENDED_BY,
+  PLANS,
   RETRYABLE_STATUSES,
+  SCOPES,
+  SKIP_REASONS,
   WEBHOOK_EVENT_KINDS,
 } from '@voice/shared';
 import { liveStream } from '../live/live-stream';
@@ -56,8 +63,9 @@ function present(args: Args): Args {
   return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null && v !== undefined));
 }
 
-/** The GraphQL enum UPPER_CASE names over the lowercase values the records carry. */
-const enumOf = (values: readonly string[]) => Object.fromEntries(values.map((v) => [v.toUpperCase(), v]));
+/** The GraphQL enum UPPER_CASE names over the values the records carry (`agents:read` is AGENTS_READ). */
+const enumOf = (values: readonly string[]) =>
+  Object.fromEntries(values.map((v) => [v.toUpperCase().replace(/[^A-Z0-9_]/g, '_'), v]));
 
 const pageArgs = (args: Args) => present({ page: args.page, page_size: args.pageSize });
 
@@ -73,12 +81,24 @@ export const resolvers = {
   PromptSource: enumOf(['generated', 'custom']),
   DeliveryStatus: enumOf(DELIVERY_STATUSES),
   WebhookEvent: enumOf(WEBHOOK_EVENT_KINDS),
+  AgentTypeCategory: enumOf(['general', 'industry']),
+  DetailFieldType: enumOf(DetailFieldType.options),
+  VoiceGender: enumOf(['female', 'male', 'neutral']),
+  CallEndReason: enumOf(CALL_END_REASONS),
+  EndedBy: enumOf(ENDED_BY),
+  TranscriptRole: enumOf(['agent', 'user']),
+  DetailsCollectionStatus: enumOf(DETAILS_STATUSES),
+  SkipReason: enumOf(SKIP_REASONS),
+  Plan: enumOf(PLANS),
+  Scope: enumOf(SCOPES),
 
   Query: {
     industries: (_s, _a, ctx) => run(ctx, 'discovery.industries', {}),
     agentTypes: (_s, args, ctx) => run(ctx, 'discovery.agentTypes', { industry: args.industry }),
     voices: (_s, _a, ctx) => run(ctx, 'discovery.voices', {}),
     languages: (_s, _a, ctx) => run(ctx, 'discovery.languages', {}),
+    aiModels: (_s, _a, ctx) => run(ctx, 'discovery.aiModels', {}),
+    me: (_s, _a, ctx) => run(ctx, 'me', {}),
     agents: (_s, args, ctx) => run(ctx, 'agents.list', pageArgs(args)),
     agent: (_s, { id }, ctx) => run(ctx, 'agents.get', { id }),
     agentPrompt: (_s, { id }, ctx) => run(ctx, 'agents.prompt', { id }),
@@ -119,6 +139,11 @@ export const resolvers = {
     pauseCampaign: (_s, { id }, ctx) => run(ctx, 'campaigns.pause', { id }),
     resumeCampaign: (_s, { id }, ctx) => run(ctx, 'campaigns.resume', { id }),
     cancelCampaign: (_s, { id }, ctx) => run(ctx, 'campaigns.cancel', { id }),
+    redeliverWebhook: (_s, { agentId, deliveryId }, ctx) =>
+      run(ctx, 'webhooks.redeliver', { id: agentId, delivery_id: deliveryId }),
+    redeliverFailedWebhooks: (_s, { agentId, input }, ctx) =>
+      run(ctx, 'webhooks.redeliverFailed', { ...present(snakeKeys(input)), id: agentId }),
+    sendWebhookTest: (_s, { agentId }, ctx) => run(ctx, 'webhooks.sendTest', { id: agentId }),
   } satisfies Record<string, Resolver>,
 
   Subscription: {
@@ -183,5 +208,7 @@ export const resolvers = {
       run(ctx, 'agents.versions.list', { id: agent.id, ...pageArgs(args) }),
     webhookDeliveries: (agent: { id: string }, args: Args, ctx: GraphQLContext) =>
       run(ctx, 'agents.webhookDeliveries', { id: agent.id, ...pageArgs(args) }),
+    promptVersionStatus: (agent: { id: string }, _a: Args, ctx: GraphQLContext) =>
+      run(ctx, 'agents.versions.status', { id: agent.id }),
   },
 };

@@ -24,6 +24,7 @@ export type Me = z.infer<typeof Me>;
 
 /** Beyond the spec: which account and scopes the calling key carries. Any valid key may ask. */
 export const me: Unnamed<Operation<typeof Empty, Me>> = {
+  graphql: 'Query.me',
   scope: 'any-key',
   input: Empty,
   reply: Me,

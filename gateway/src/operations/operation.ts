@@ -34,6 +34,11 @@ export type Run<I, O> = (
  */
 export interface Operation<I extends z.ZodType = z.ZodType, O = unknown> {
   name: string;
+  /**
+   * Its GraphQL field, `Type.field`: a root field (Query, Mutation) or a field of the resource it
+   * reads from (Agent.promptVersions). The schema is held to the operation's reply by a test.
+   */
+  graphql: `${'Query' | 'Mutation' | 'Agent' | 'Campaign'}.${string}`;
   scope: Access;
   input: I;
   /** The schema of what run answers: REST's documented success reply. */
@@ -71,7 +76,8 @@ export function named<T extends Record<string, { scope: Access }>>(
 
 /** An operation that is one bus call: the input mapped to the contract's request, the reply adjusted. */
 export function rpcOperation<I extends z.ZodType, C extends RpcContract>(spec: {
-  scope: Scope | null;
+  graphql: Operation['graphql'];
+  scope: Access;
   input: I;
   contract: C;
   toRequest: (input: z.output<I>) => z.input<C['request']>;
