@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { buildSchema } from '../src/graphql/schema';
 import { OPERATIONS } from '../src/operations/catalogue';
+import { LIVE_OPERATIONS } from '../src/operations/live';
 
 /**
  * The GraphQL schema is written as SDL; this holds it to the zod contracts the operations answer,
@@ -127,8 +128,9 @@ describe('the GraphQL schema and the contracts', () => {
   it('has a field for every operation of the catalogue, and none that runs no operation', () => {
     const declared = new Set<string>(Object.values(OPERATIONS).map((op) => op.graphql));
     for (const op of Object.values(OPERATIONS)) expect(fieldAt(op.graphql), op.name).toBeDefined();
-    const roots = [schema.getQueryType(), schema.getMutationType()].flatMap((root) =>
-      Object.keys(root?.getFields() ?? {}).map((field) => `${root?.name}.${field}`),
+    for (const op of Object.values(LIVE_OPERATIONS)) declared.add(op.graphql);
+    const roots = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].flatMap(
+      (root) => Object.keys(root?.getFields() ?? {}).map((field) => `${root?.name}.${field}`),
     );
     expect(roots.filter((coordinate) => !declared.has(coordinate))).toEqual([]);
   });
@@ -145,6 +147,17 @@ describe('the GraphQL schema and the contracts', () => {
       // A root read of one resource is null when it failed (NOT_FOUND in errors): only it may differ there.
       const atRoot = `${op.graphql}: nullable`;
       expect(found.filter((problem) => !problem.startsWith(atRoot))).toEqual([]);
+    },
+  );
+
+  it.each(Object.values(LIVE_OPERATIONS).map((op) => [op.name, op] as const))(
+    'streams %s as its contract answers',
+    (_name, op) => {
+      const field = fieldAt(op.graphql);
+      expect(field).toBeDefined();
+      const found: string[] = [];
+      drift(op.graphql, field!.type, op.reply, found, new Set());
+      expect(found).toEqual([]);
     },
   );
 });

@@ -16,8 +16,7 @@ import {
   SKIP_REASONS,
   WEBHOOK_EVENT_KINDS,
 } from '@voice/shared';
-import { liveStream } from '../live/live-stream';
-import { authorize } from '../operations/operation';
+import { LIVE_OPERATIONS, openLive } from '../operations/live';
 import { withRecordingUrl } from '../recordings/links';
 import { type GraphQLContext, run } from './context';
 import { DateTimeScalar, JsonScalar } from './scalars';
@@ -148,45 +147,24 @@ export const resolvers = {
 
   Subscription: {
     callStatusChanged: {
-      subscribe: async (_s: unknown, args: Args, ctx: GraphQLContext) => {
-        const principal = authorize({ scope: 'calls:read' }, ctx.caller)!;
-        const { callId, agentId, campaignId } = args as Record<string, string | null | undefined>;
-        const stream = liveStream(
-          ctx.deps.live,
-          'callStatus',
-          principal.accountId,
-          ({ call }) =>
-            (!callId || call.id === callId) &&
-            (!agentId || call.agent_id === agentId) &&
-            (!campaignId || call.campaign_id === campaignId),
+      subscribe: (_s: unknown, args: Args, ctx: GraphQLContext) =>
+        openLive(
+          ctx.deps,
+          LIVE_OPERATIONS['calls.onStatus'],
+          present({ id: args.callId, agent_id: args.agentId, campaign_id: args.campaignId }),
+          ctx.caller,
           ({ call }) => callPayload(call, ctx.deps.recordings),
-        );
-        // Listening already, so nothing is missed; a call that is not the account's is a NOT_FOUND.
-        if (callId)
-          await run(ctx, 'calls.get', { id: callId }).catch(async (error: unknown) => {
-            await stream.return?.();
-            throw error;
-          });
-        return stream;
-      },
+        ),
     },
     campaignProgress: {
-      subscribe: async (_s: unknown, args: Args, ctx: GraphQLContext) => {
-        const principal = authorize({ scope: 'campaigns:read' }, ctx.caller)!;
-        const campaignId = args.campaignId as string;
-        const stream = liveStream(
-          ctx.deps.live,
-          'campaignProgress',
-          principal.accountId,
-          ({ campaign }) => campaign.id === campaignId,
+      subscribe: (_s: unknown, args: Args, ctx: GraphQLContext) =>
+        openLive(
+          ctx.deps,
+          LIVE_OPERATIONS['campaigns.onProgress'],
+          { id: args.campaignId },
+          ctx.caller,
           ({ campaign }) => ({ campaignProgress: campaign }),
-        );
-        await run(ctx, 'campaigns.get', { id: campaignId }).catch(async (error: unknown) => {
-          await stream.return?.();
-          throw error;
-        });
-        return stream;
-      },
+        ),
     },
   },
 

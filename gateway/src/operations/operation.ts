@@ -117,6 +117,15 @@ export function authorize(op: Pick<Operation, 'scope'>, caller: Caller): Princip
   return caller.principal;
 }
 
+/** An input as an operation's schema reads it, or the 422 naming every problem (`loc` starting "input"). */
+export function parseInput<I extends z.ZodType>(schema: I, rawInput: unknown): z.output<I> {
+  // What REST's body parser refuses, refused here for tRPC and GraphQL inputs too.
+  assertSafeInput(rawInput, 'input');
+  const parsed = schema.safeParse(rawInput ?? {});
+  if (!parsed.success) throw AppError.validation(toValidationIssues(parsed.error.issues, 'input'));
+  return parsed.data;
+}
+
 /** The ways of running an operation that a surface may use to make its answer. */
 export interface Runs<O> {
   /** The operation's result. */
@@ -152,13 +161,7 @@ export async function execute(
   const principal = authorize(op, caller);
   // What the operation's schema (or the surface's, when it validated) made of the raw input.
   let input = rawInput as never;
-  if (!answering.validated) {
-    // What REST's body parser refuses, refused here for tRPC and GraphQL inputs too.
-    assertSafeInput(rawInput, 'input');
-    const parsed = op.input.safeParse(rawInput ?? {});
-    if (!parsed.success) throw AppError.validation(toValidationIssues(parsed.error.issues, 'input'));
-    input = parsed.data as never;
-  }
+  if (!answering.validated) input = parseInput(op.input, rawInput) as never;
   const context = { ...caller.context, accountId: principal?.accountId };
   const { runJson } = op;
   const runs: Runs<unknown> = {
