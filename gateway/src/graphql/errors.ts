@@ -27,7 +27,7 @@ function inputIssues(issues: ValidationIssue[]) {
 
 /**
  * Any error a resolver meets, as the client sees it: an AppError keeps its message and gets its
- * code (BAD_USER_INPUT lists the fields); a GraphQLError passes through; anything else is an
+ * code and its catalogue code as `reason` (BAD_USER_INPUT lists the fields); a GraphQLError passes through; anything else is an
  * internal error with no detail (it is logged by the caller).
  */
 export function toGraphQLError(error: unknown, http = false): GraphQLError {
@@ -36,8 +36,10 @@ export function toGraphQLError(error: unknown, http = false): GraphQLError {
     const code = CODES[error.status] ?? (error.status < 500 ? 'BAD_REQUEST' : 'INTERNAL_SERVER_ERROR');
     const extra = Array.isArray(error.detail) ? inputIssues(error.detail) : {};
     const message = typeof error.detail === 'string' ? error.detail : error.message;
+    // `reason`: the error catalogue's code (AGENT_NOT_FOUND, ...), as tRPC's data.reason.
+    const reason = code === 'INTERNAL_SERVER_ERROR' ? {} : { reason: error.code };
     return new GraphQLError(message, {
-      extensions: { code, ...extra, ...(http ? { http: { status: error.status } } : {}) },
+      extensions: { code, ...reason, ...extra, ...(http ? { http: { status: error.status } } : {}) },
     });
   }
   return new GraphQLError('Internal server error', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });

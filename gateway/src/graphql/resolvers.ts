@@ -1,4 +1,5 @@
 import {
+  CALL_END_REASONS,
   CALL_STATUSES,
   CAMPAIGN_STATUSES,
   CARRIERS,
@@ -6,11 +7,16 @@ import {
   type Campaign,
   CONTACT_STATES,
   DELIVERY_STATUSES,
+  DETAILS_STATUSES,
+  DetailFieldType,
+  ENDED_BY,
+  PLANS,
   RETRYABLE_STATUSES,
+  SCOPES,
+  SKIP_REASONS,
   WEBHOOK_EVENT_KINDS,
 } from '@voice/shared';
-import { liveStream } from '../live/live-stream';
-import { authorize } from '../operations/operation';
+import { LIVE_OPERATIONS, openLive } from '../operations/live';
 import { withRecordingUrl } from '../recordings/links';
 import { type GraphQLContext, run } from './context';
 import { DateTimeScalar, JsonScalar } from './scalars';
@@ -56,8 +62,9 @@ function present(args: Args): Args {
   return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null && v !== undefined));
 }
 
-/** The GraphQL enum UPPER_CASE names over the lowercase values the records carry. */
-const enumOf = (values: readonly string[]) => Object.fromEntries(values.map((v) => [v.toUpperCase(), v]));
+/** The GraphQL enum UPPER_CASE names over the values the records carry (`agents:read` is AGENTS_READ). */
+const enumOf = (values: readonly string[]) =>
+  Object.fromEntries(values.map((v) => [v.toUpperCase().replace(/[^A-Z0-9_]/g, '_'), v]));
 
 const pageArgs = (args: Args) => present({ page: args.page, page_size: args.pageSize });
 
@@ -73,12 +80,24 @@ export const resolvers = {
   PromptSource: enumOf(['generated', 'custom']),
   DeliveryStatus: enumOf(DELIVERY_STATUSES),
   WebhookEvent: enumOf(WEBHOOK_EVENT_KINDS),
+  AgentTypeCategory: enumOf(['general', 'industry']),
+  DetailFieldType: enumOf(DetailFieldType.options),
+  VoiceGender: enumOf(['female', 'male', 'neutral']),
+  CallEndReason: enumOf(CALL_END_REASONS),
+  EndedBy: enumOf(ENDED_BY),
+  TranscriptRole: enumOf(['agent', 'user']),
+  DetailsCollectionStatus: enumOf(DETAILS_STATUSES),
+  SkipReason: enumOf(SKIP_REASONS),
+  Plan: enumOf(PLANS),
+  Scope: enumOf(SCOPES),
 
   Query: {
     industries: (_s, _a, ctx) => run(ctx, 'discovery.industries', {}),
     agentTypes: (_s, args, ctx) => run(ctx, 'discovery.agentTypes', { industry: args.industry }),
     voices: (_s, _a, ctx) => run(ctx, 'discovery.voices', {}),
     languages: (_s, _a, ctx) => run(ctx, 'discovery.languages', {}),
+    aiModels: (_s, _a, ctx) => run(ctx, 'discovery.aiModels', {}),
+    me: (_s, _a, ctx) => run(ctx, 'me', {}),
     agents: (_s, args, ctx) => run(ctx, 'agents.list', pageArgs(args)),
     agent: (_s, { id }, ctx) => run(ctx, 'agents.get', { id }),
     agentPrompt: (_s, { id }, ctx) => run(ctx, 'agents.prompt', { id }),
@@ -119,49 +138,33 @@ export const resolvers = {
     pauseCampaign: (_s, { id }, ctx) => run(ctx, 'campaigns.pause', { id }),
     resumeCampaign: (_s, { id }, ctx) => run(ctx, 'campaigns.resume', { id }),
     cancelCampaign: (_s, { id }, ctx) => run(ctx, 'campaigns.cancel', { id }),
+    redeliverWebhook: (_s, { agentId, deliveryId }, ctx) =>
+      run(ctx, 'webhooks.redeliver', { id: agentId, delivery_id: deliveryId }),
+    redeliverFailedWebhooks: (_s, { agentId, input }, ctx) =>
+      run(ctx, 'webhooks.redeliverFailed', { ...present(snakeKeys(input)), id: agentId }),
+    sendWebhookTest: (_s, { agentId }, ctx) => run(ctx, 'webhooks.sendTest', { id: agentId }),
   } satisfies Record<string, Resolver>,
 
   Subscription: {
     callStatusChanged: {
-      subscribe: async (_s: unknown, args: Args, ctx: GraphQLContext) => {
-        const principal = authorize({ scope: 'calls:read' }, ctx.caller)!;
-        const { callId, agentId, campaignId } = args as Record<string, string | null | undefined>;
-        const stream = liveStream(
-          ctx.deps.live,
-          'callStatus',
-          principal.accountId,
-          ({ call }) =>
-            (!callId || call.id === callId) &&
-            (!agentId || call.agent_id === agentId) &&
-            (!campaignId || call.campaign_id === campaignId),
+      subscribe: (_s: unknown, args: Args, ctx: GraphQLContext) =>
+        openLive(
+          ctx.deps,
+          LIVE_OPERATIONS['calls.onStatus'],
+          present({ id: args.callId, agent_id: args.agentId, campaign_id: args.campaignId }),
+          ctx.caller,
           ({ call }) => callPayload(call, ctx.deps.recordings),
-        );
-        // Listening already, so nothing is missed; a call that is not the account's is a NOT_FOUND.
-        if (callId)
-          await run(ctx, 'calls.get', { id: callId }).catch(async (error: unknown) => {
-            await stream.return?.();
-            throw error;
-          });
-        return stream;
-      },
+        ),
     },
     campaignProgress: {
-      subscribe: async (_s: unknown, args: Args, ctx: GraphQLContext) => {
-        const principal = authorize({ scope: 'campaigns:read' }, ctx.caller)!;
-        const campaignId = args.campaignId as string;
-        const stream = liveStream(
-          ctx.deps.live,
-          'campaignProgress',
-          principal.accountId,
-          ({ campaign }) => campaign.id === campaignId,
+      subscribe: (_s: unknown, args: Args, ctx: GraphQLContext) =>
+        openLive(
+          ctx.deps,
+          LIVE_OPERATIONS['campaigns.onProgress'],
+          { id: args.campaignId },
+          ctx.caller,
           ({ campaign }) => ({ campaignProgress: campaign }),
-        );
-        await run(ctx, 'campaigns.get', { id: campaignId }).catch(async (error: unknown) => {
-          await stream.return?.();
-          throw error;
-        });
-        return stream;
-      },
+        ),
     },
   },
 
@@ -183,5 +186,7 @@ export const resolvers = {
       run(ctx, 'agents.versions.list', { id: agent.id, ...pageArgs(args) }),
     webhookDeliveries: (agent: { id: string }, args: Args, ctx: GraphQLContext) =>
       run(ctx, 'agents.webhookDeliveries', { id: agent.id, ...pageArgs(args) }),
+    promptVersionStatus: (agent: { id: string }, _a: Args, ctx: GraphQLContext) =>
+      run(ctx, 'agents.versions.status', { id: agent.id }),
   },
 };

@@ -18,17 +18,38 @@ export const typeDefs = /* GraphQL */ `
   enum PromptSource { GENERATED CUSTOM }
   enum DeliveryStatus { PENDING DELIVERING SUCCEEDED FAILED }
   enum WebhookEvent { CALL_ENDED }
+  enum AgentTypeCategory { GENERAL INDUSTRY }
+  enum DetailFieldType { STRING NUMBER BOOLEAN DATE DATETIME PHONE EMAIL ENUM }
+  enum VoiceGender { FEMALE MALE NEUTRAL }
+  "Why a call ended."
+  enum CallEndReason {
+    CONVERSATION_COMPLETED CUSTOMER_HUNG_UP AGENT_HUNG_UP NO_ANSWER BUSY VOICEMAIL_DETECTED CARRIER_ERROR
+    INVALID_NUMBER TIMEOUT CANCELLED
+  }
+  enum EndedBy { AGENT USER SYSTEM CARRIER }
+  enum TranscriptRole { AGENT USER }
+  enum DetailsCollectionStatus { COMPLETE PARTIAL NONE }
+  enum SkipReason { MISSING_PHONE INVALID_PHONE DUPLICATE }
+  enum Plan { FREE PRO ENTERPRISE }
+  "An API key's permission: AGENTS_READ is agents:read."
+  enum Scope { AGENTS_READ AGENTS_WRITE CALLS_READ CALLS_WRITE CAMPAIGNS_READ CAMPAIGNS_WRITE }
 
   type Industry { id: ID! name: String! description: String! agentTypeCount: Int! }
-  type CollectedDetail { name: String! type: String! description: String! required: Boolean! options: [String!] }
+  type CollectedDetail { name: String! type: DetailFieldType! description: String! required: Boolean! options: [String!] }
   type AgentType {
-    id: ID! name: String! description: String! category: String! industry: String
+    id: ID! name: String! description: String! category: AgentTypeCategory! industry: String
     goal: String! collects: [CollectedDetail!]!
   }
   type Voice {
-    id: ID! name: String! gender: String! accent: String! languages: [String!]! provider: String! default: Boolean!
+    id: ID! name: String! gender: VoiceGender! accent: String! languages: [String!]! provider: String! default: Boolean!
   }
   type Language { code: ID! name: String! nativeName: String! }
+  "A model an agent can run on (beyond the spec)."
+  type AiModel { id: ID! name: String! provider: String! description: String! default: Boolean! }
+  "The calling API key: its account and scopes (beyond the spec)."
+  type Me { account: MeAccount! key: MeKey! }
+  type MeAccount { id: ID! name: String! plan: Plan! rateLimitPerMinute: Int! }
+  type MeKey { id: ID! scopes: [Scope!]! }
 
   type WebhookConfig { url: String! events: [WebhookEvent!]! hasSecret: Boolean! }
   type Agent {
@@ -39,15 +60,18 @@ export const typeDefs = /* GraphQL */ `
     promptVersions(page: Int = 1, pageSize: Int = 20): PromptVersionPage!
     "Webhook deliveries of this agent's events, newest first, each with its attempts."
     webhookDeliveries(page: Int = 1, pageSize: Int = 20): WebhookDeliveryPage!
+    "The active prompt version, whether the current prompt differs from it, and how many versions exist."
+    promptVersionStatus: PromptVersionStatus!
   }
+  type PromptVersionStatus { agentId: ID! activeVersionId: ID currentDiffersFromActive: Boolean! count: Int! }
   type PromptVersion {
     id: ID! agentId: ID! version: Int! label: String prompt: String! promptSource: PromptSource!
     isActive: Boolean! createdAt: DateTime!
   }
   type AgentPrompt { agentId: ID! prompt: String! promptSource: PromptSource! activePromptVersionId: ID }
 
-  type TranscriptEntry { role: String! content: String! timestamp: String! }
-  type DetailsCollection { status: String! score: Float! collectedDetails: [String!]! collectedValues: JSON! }
+  type TranscriptEntry { role: TranscriptRole! content: String! timestamp: String! }
+  type DetailsCollection { status: DetailsCollectionStatus! score: Float! collectedDetails: [String!]! collectedValues: JSON! }
   "How a call was carried. The simulated carrier answers as a real network would (see the REST CallTelephony schema)."
   type TelephonyInfo {
     carrier: Carrier!
@@ -74,7 +98,7 @@ export const typeDefs = /* GraphQL */ `
     recordingUrl: String!
     "NEUTRAL when there was no conversation (not answered, voicemail, or not ended yet)."
     sentiment: Sentiment!
-    callSummary: String callEndReason: String endedBy: String detailsCollection: DetailsCollection
+    callSummary: String callEndReason: CallEndReason endedBy: EndedBy detailsCollection: DetailsCollection
     aiCost: Float! telephonyCost: Float! totalCost: Float! costCurrency: String!
     promptVersionId: ID promptHash: String!
     telephony: TelephonyInfo!
@@ -94,7 +118,10 @@ export const typeDefs = /* GraphQL */ `
   }
   type Contact {
     id: ID! campaignId: ID! position: Int! phoneNumber: String data: JSON! state: ContactState! attempts: Int!
-    callIds: [ID!]! skipReason: String nextAttemptAt: DateTime updatedAt: DateTime!
+    callIds: [ID!]! skipReason: SkipReason
+    "Why the contact failed without a call outcome (e.g. its agent was deleted)."
+    failureReason: String
+    nextAttemptAt: DateTime updatedAt: DateTime!
   }
 
   type DeliveryAttempt {
@@ -105,6 +132,10 @@ export const typeDefs = /* GraphQL */ `
     status: DeliveryStatus! attempts: [DeliveryAttempt!]! nextAttemptAt: DateTime redeliveryOf: ID
     test: Boolean! createdAt: DateTime! completedAt: DateTime
   }
+
+  "A bulk redelivery: how many deliveries were queued, whether more are left, and the new deliveries."
+  type BulkRedelivery { queued: Int! hasMore: Boolean! deliveries: [Redelivery!]! }
+  type Redelivery { id: ID! redeliveryOf: ID! eventId: ID! }
 
   type AgentPage { items: [Agent!]! page: Int! pageSize: Int! total: Int! totalPages: Int! hasMore: Boolean! }
   type PromptVersionPage {
@@ -132,6 +163,8 @@ export const typeDefs = /* GraphQL */ `
     name: String agentType: String language: String voice: String aiModel: String startFlow: String
     endFlow: String description: String prompt: String webhookConfig: WebhookConfigInput
   }
+  "Failed deliveries created from \`from\` (inclusive) to \`to\` (exclusive, at most 30 days later)."
+  input RedeliverFailedInput { from: DateTime! to: DateTime! limit: Int }
   input MakeCallInput { agentId: ID! sourceNumber: String! phoneNumber: String! metadata: JSON }
   input RetryConfigInput { onStatuses: [RetryableStatus!] maxRetries: Int intervalSeconds: Int }
   input CreateCampaignInput {
@@ -152,6 +185,10 @@ export const typeDefs = /* GraphQL */ `
     agentTypes(industry: String!): [AgentType!]!
     voices: [Voice!]!
     languages: [Language!]!
+    "Models an agent can run on; the default one is used when aiModel is omitted (beyond the spec)."
+    aiModels: [AiModel!]!
+    "The account and scopes of the calling API key (beyond the spec)."
+    me: Me!
     agents(page: Int = 1, pageSize: Int = 20): AgentPage!
     agent(id: ID!): Agent
     agentPrompt(id: ID!): AgentPrompt
@@ -180,6 +217,12 @@ export const typeDefs = /* GraphQL */ `
     pauseCampaign(id: ID!): Campaign!
     resumeCampaign(id: ID!): Campaign!
     cancelCampaign(id: ID!): Campaign!
+    "A new delivery of the same event to the agent's current webhook (CONFLICT without one)."
+    redeliverWebhook(agentId: ID!, deliveryId: ID!): WebhookDelivery!
+    "Every event of the agent whose delivery failed in the range, delivered again once."
+    redeliverFailedWebhooks(agentId: ID!, input: RedeliverFailedInput!): BulkRedelivery!
+    "A sample CALL_ENDED for this agent, sent to its webhook with test: true in data.metadata."
+    sendWebhookTest(agentId: ID!): WebhookDelivery!
   }
 
   type Subscription {

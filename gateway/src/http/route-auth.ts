@@ -1,6 +1,7 @@
 import type { AppError, Principal, Scope } from '@voice/shared';
 import type { FastifyRequest } from 'fastify';
 import type { CarriedAuthorization } from '../auth/carried-key';
+import type { Access } from '../operations/operation';
 
 /**
  * Who may call a route: anyone, the operator (ADMIN_TOKEN), or an API key (holding `scope`, if set).
@@ -23,8 +24,9 @@ export const requireScope = (scope: Scope): RouteAuth => ({ kind: 'key', scope }
 /** Any valid key, whatever its scopes (e.g. "who am I"). */
 export const ANY_KEY: RouteAuth = { kind: 'key', scope: undefined };
 export const SURFACE: RouteAuth = { kind: 'surface' };
-/** A catalogue operation's scope as REST checks it: a key holding the scope, or anyone for null. */
-export const scopeAuth = (scope: Scope | null): RouteAuth => (scope === null ? PUBLIC : requireScope(scope));
+/** A catalogue operation's access as REST checks it at the edge (invoke checks it again). */
+export const scopeAuth = (scope: Access): RouteAuth =>
+  scope === null ? PUBLIC : scope === 'any-key' ? ANY_KEY : requireScope(scope);
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -1,15 +1,15 @@
-import { AppError, type CallContext, Envelope, type RpcContract, type ValidationIssue } from '@voice/shared';
+import { AppError, type CallContext, Envelope, type ValidationIssue } from '@voice/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { GatewayClient } from '../clients/gateway-client';
 import type { GatewayDeps } from '../deps';
-import { IDEMPOTENCY_HEADER, idempotent, requestHash } from '../idempotency/idempotency';
-import type { Operation } from '../operations/operation';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY, requestHash } from '../idempotency/idempotency';
+import { type AnyOperation, type Caller, execute } from '../operations/operation';
 import { callContext } from './context';
 import { envelope, envelopeJson } from './envelope';
 import { operationId } from './openapi-operation';
-import { principalOf, type RouteAuth, scopeAuth } from './route-auth';
+import { scopeAuth } from './route-auth';
 import { BEARER, type ErrorStatus, errorResponses } from './schemas';
 import { issuesFor, RequestValidationError } from './validation';
 
@@ -44,22 +44,13 @@ interface RouteBase {
 }
 
 /**
- * A catalogue operation as REST runs it. `run` and `runJson` take `never` so that any operation fits without a
- * cast at each route: what REST hands it is the input its own schemas validated (see toInput).
+ * A REST route of an operation of the catalogue (gateway/src/operations/catalogue.ts), which every
+ * surface runs through invoke: its scope, reply, idempotency and run are stated there once; the
+ * route states how it is read from HTTP, answered and documented.
  */
-export type RestOperation = Pick<Operation, 'name' | 'scope' | 'reply' | 'idempotent'> & {
-  run: (deps: GatewayDeps, input: never, context: CallContext) => Promise<unknown>;
-  runJson?:
-    | ((deps: GatewayDeps, input: never, context: CallContext) => Promise<string | undefined>)
-    | undefined;
-};
-
-/**
- * A REST route of an operation GraphQL and tRPC also run (gateway/src/operations/catalogue.ts): its
- * scope, reply, transform and idempotency are the operation's, stated there once.
- */
-export interface OperationRoute extends RouteBase {
-  operation: RestOperation;
+export interface RpcRoute extends RouteBase {
+  /** Any operation of the catalogue (its input is what toInput makes of what the route validated). */
+  operation: AnyOperation;
   /**
    * The operation's input from the request the route's schemas validated. It is not validated
    * again by the operation's `input`: REST's 422s name REST's locations (`["body", ...]`).
@@ -67,22 +58,6 @@ export interface OperationRoute extends RouteBase {
    */
   toInput?: (parts: RequestParts) => unknown;
 }
-
-/** A REST route that is one bus call and no operation of the catalogue (REST's own). */
-export interface ContractRoute extends RouteBase {
-  /**
-   * Its name, of the catalogue's form (`webhooks.redeliver`), from which its operationId is made: an
-   * operation that later joins the catalogue under this name keeps its id.
-   */
-  name: string;
-  contract: RpcContract;
-  auth: RouteAuth;
-  /** Default: path parameters, query and body merged into one request object. */
-  toRequest?: (parts: RequestParts) => unknown;
-}
-
-/** One REST route served over the bus: how to read it from HTTP and what it answers. */
-export type RpcRoute = OperationRoute | ContractRoute;
 
 export interface MoreIssuesContext {
   client: GatewayClient;
@@ -123,12 +98,22 @@ async function validationFailure(
 const IdempotencyHeaders = z.looseObject({
   [IDEMPOTENCY_HEADER]: z
     .string()
-    .regex(/^[\x21-\x7e]{8,255}$/, 'must be 8 to 255 visible ASCII characters')
+    .regex(IDEMPOTENCY_KEY, 'must be 8 to 255 visible ASCII characters')
     .optional()
     .describe(
       'Makes a retry safe: a repeat with the same body returns the first response; another body is a 409',
     ),
 });
+
+/** Who asks on a REST request: the edge identified the key (and refused a missing scope) already. */
+export function restCaller(request: FastifyRequest): Caller {
+  const key = request.headers[IDEMPOTENCY_HEADER];
+  return {
+    principal: request.principal,
+    context: callContext(request),
+    ...(typeof key === 'string' ? { idempotencyKey: key } : {}),
+  };
+}
 
 function merged({ params, query, body }: RequestParts): unknown {
   return { ...query, ...(body && typeof body === 'object' ? body : {}), ...params };
@@ -145,42 +130,6 @@ export function idFrom(param: string): (parts: RequestParts) => unknown {
   };
 }
 
-/** How a route is served, whichever way it was declared. */
-interface Serving {
-  name: string;
-  auth: RouteAuth;
-  reply: z.ZodType;
-  idempotent: boolean;
-  run: (parts: RequestParts, context: CallContext) => Promise<unknown>;
-  /** For an answer that is the service's reply as it came: run, answering its JSON text unparsed. */
-  runJson: ((parts: RequestParts, context: CallContext) => Promise<string | undefined>) | undefined;
-}
-
-function serving(route: RpcRoute, deps: GatewayDeps): Serving {
-  if ('operation' in route) {
-    const { operation } = route;
-    const { runJson } = operation;
-    const toInput = route.toInput ?? merged;
-    return {
-      name: operation.name,
-      auth: scopeAuth(operation.scope),
-      reply: operation.reply,
-      idempotent: operation.idempotent === true,
-      run: (parts, context) => operation.run(deps, toInput(parts) as never, context),
-      runJson: runJson && ((parts, context) => runJson(deps, toInput(parts) as never, context)),
-    };
-  }
-  const toRequest = route.toRequest ?? merged;
-  return {
-    name: route.name,
-    auth: route.auth,
-    reply: route.contract.reply,
-    idempotent: false,
-    run: (parts, context) => deps.client.call(route.contract, toRequest(parts), context),
-    runJson: (parts, context) => deps.client.callJson(route.contract, toRequest(parts), context),
-  };
-}
-
 /**
  * A success answer is the service's reply, already checked against the contract's reply schema by
  * the service before sending it (serveRpc), in the envelope: encoding it through that schema again (the zod serializer)
@@ -191,19 +140,22 @@ const toJson = (data: unknown): string => JSON.stringify(data);
 
 /** Registers REST routes that validate with the shared zod schemas and delegate to the bus. */
 export function registerRpcRoutes(app: FastifyInstance, deps: GatewayDeps, routes: RpcRoute[]): void {
-  const { client, sql } = deps;
+  const { client } = deps;
   const typed = app.withTypeProvider<ZodTypeProvider>();
   for (const route of routes) {
-    const served = serving(route, deps);
+    const { operation } = route;
+    const toInput = route.toInput ?? merged;
+    const idempotentRoute = operation.idempotent === true;
+    const auth = scopeAuth(operation.scope);
     const success =
       route.status === 204
         ? { 204: z.undefined().describe(route.answers) }
-        : { [route.status]: Envelope(served.reply).describe(route.answers) };
+        : { [route.status]: Envelope(operation.reply).describe(route.answers) };
     typed.route({
       method: route.method,
       url: route.url,
       // A GET is one read over the bus: it may run while its key is counted (see the edge).
-      config: { auth: served.auth, overlapCharge: route.method === 'GET' },
+      config: { auth, overlapCharge: route.method === 'GET' },
       serializerCompiler: (definition) =>
         definition.httpStatus === String(route.status)
           ? toJson
@@ -211,16 +163,16 @@ export function registerRpcRoutes(app: FastifyInstance, deps: GatewayDeps, route
       // With moreIssues, a failed validation reaches the handler, which completes the 422.
       attachValidation: route.moreIssues !== undefined,
       schema: {
-        operationId: operationId(served.name),
+        operationId: operationId(operation.name),
         tags: route.tags,
         summary: route.summary,
         ...(route.description ? { description: route.description } : {}),
-        security: served.auth.kind === 'public' ? [] : BEARER,
+        security: auth.kind === 'public' ? [] : BEARER,
         ...(route.params ? { params: route.params } : {}),
         ...(route.querystring ? { querystring: route.querystring } : {}),
         ...(route.body ? { body: route.body } : {}),
         ...(route.bodyExample === undefined ? {} : { bodyExample: route.bodyExample }),
-        ...(served.idempotent ? { headers: IdempotencyHeaders } : {}),
+        ...(idempotentRoute ? { headers: IdempotencyHeaders } : {}),
         response: { ...success, ...errorResponses(...route.errors) },
       },
       handler: async (request, reply) => {
@@ -234,29 +186,23 @@ export function registerRpcRoutes(app: FastifyInstance, deps: GatewayDeps, route
           query: route.querystring ? ((request.query ?? {}) as Record<string, unknown>) : {},
           body: request.body,
         };
-        const run = async () => {
-          // A reply sent on as it came is sent as the text it came in, never parsed; one that is
-          // changed (by a transform) or stored for replays is parsed and serialised.
-          if (served.runJson && !served.idempotent && route.status !== 204) {
-            const text = await served.runJson(parts, callContext(request));
-            const body = text === undefined ? envelope(request, undefined) : envelopeJson(request, text);
-            return { status: route.status, body };
-          }
-          const data = await served.run(parts, callContext(request));
-          if (route.status === 204) return { status: route.status, body: undefined };
-          return { status: route.status, body: envelope(request, data) };
-        };
-        const key = served.idempotent ? request.headers[IDEMPOTENCY_HEADER] : undefined;
-        const outcome =
-          typeof key === 'string'
-            ? await idempotent(
-                sql,
-                principalOf(request).accountId,
-                key,
-                requestHash(route.method, request.url, request.body),
-                run,
-              )
-            : { ...(await run()), replayed: false };
+        const outcome = await execute(deps, operation, toInput(parts), restCaller(request), {
+          validated: true,
+          // A key binds the method, the path and the body as sent.
+          requestHash: requestHash(route.method, request.url, request.body),
+          answer: async ({ result, json }) => {
+            // A reply sent on as it came is sent as the text it came in, never parsed; one that is
+            // changed (by a transform) or stored for replays is parsed and serialised.
+            if (json && !idempotentRoute && route.status !== 204) {
+              const text = await json();
+              const body = text === undefined ? envelope(request, undefined) : envelopeJson(request, text);
+              return { status: route.status, body };
+            }
+            const data = await result();
+            if (route.status === 204) return { status: route.status, body: undefined };
+            return { status: route.status, body: envelope(request, data) };
+          },
+        });
         if (outcome.replayed) reply.header('idempotent-replayed', 'true');
         if (typeof outcome.body === 'string') reply.type('application/json; charset=utf-8');
         return reply.code(outcome.status).send(outcome.body);

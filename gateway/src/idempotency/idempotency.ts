@@ -3,6 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError, type Sql } from '@voice/shared';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
+/** What a key may be: 8 to 255 visible ASCII characters. */
+export const IDEMPOTENCY_KEY = /^[\x21-\x7e]{8,255}$/;
 const RETENTION_HOURS = 24;
 /** How long a repeat waits for the first request with its key to finish before answering 409. */
 const WAIT_FOR_FIRST_MS = 15_000;

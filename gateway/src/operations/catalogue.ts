@@ -1,6 +1,8 @@
 import {
   AGENT,
   AgentTypesRequest,
+  BulkRedeliverShape,
+  boundedRange,
   CALL,
   CAMPAIGN,
   Campaign,
@@ -22,6 +24,7 @@ import {
 import { z } from 'zod';
 import { createCampaign } from '../clients/campaigns';
 import { withRecordingUrl, withRecordingUrls } from '../recordings/links';
+import { me } from './me';
 import { named, type Operation, rpcOperation, type Unnamed } from './operation';
 
 const ById = z.object({ id: Uuid });
@@ -30,115 +33,164 @@ const agentOf = ({ id }: { id: string }) => ({ agent_id: id });
 const campaignOf = ({ id }: { id: string }) => ({ campaign_id: id });
 
 /**
- * Every operation GraphQL and tRPC offer, keyed by its tRPC path. The REST routes of the same
- * operations name them (gateway/src/routes/v1), so scope, reply, transform and idempotency are
- * written here once. The inputs are REST's shapes (snake_case bodies and queries; the resource
- * named `id`).
+ * Every operation of the public API, keyed by its name: its tRPC path, and the source of its REST
+ * operationId. Every surface runs them through invoke (operation.ts): the REST routes
+ * (gateway/src/routes/v1) name their operation, as do the GraphQL resolvers and the tRPC router, so
+ * scope, input, reply, transform and idempotency are written here once. The inputs are REST's
+ * shapes (snake_case bodies and queries; the resource named `id`).
  */
 export const OPERATIONS = named({
   'discovery.industries': rpcOperation({
+    graphql: 'Query.industries',
     scope: null,
     input: Empty,
     contract: DISCOVERY.listIndustries,
     toRequest: () => ({}),
   }),
   'discovery.agentTypes': rpcOperation({
+    graphql: 'Query.agentTypes',
     scope: null,
     input: AgentTypesRequest,
     contract: DISCOVERY.listAgentTypes,
     toRequest: (input) => input,
   }),
   'discovery.voices': rpcOperation({
+    graphql: 'Query.voices',
     scope: null,
     input: Empty,
     contract: DISCOVERY.listVoices,
     toRequest: () => ({}),
   }),
   'discovery.languages': rpcOperation({
+    graphql: 'Query.languages',
     scope: null,
     input: Empty,
     contract: DISCOVERY.listLanguages,
     toRequest: () => ({}),
   }),
+  'discovery.aiModels': rpcOperation({
+    graphql: 'Query.aiModels',
+    scope: null,
+    input: Empty,
+    contract: DISCOVERY.listModels,
+    toRequest: () => ({}),
+  }),
+  me,
   'agents.list': rpcOperation({
+    graphql: 'Query.agents',
     scope: 'agents:read',
     input: PageQuery,
     contract: AGENT.list,
     toRequest: (input) => input,
   }),
   'agents.get': rpcOperation({
+    graphql: 'Query.agent',
     scope: 'agents:read',
     input: ById,
     contract: AGENT.get,
     toRequest: agentOf,
   }),
   'agents.create': rpcOperation({
+    graphql: 'Mutation.createAgent',
     scope: 'agents:write',
     input: CreateAgentBody,
     contract: AGENT.create,
     toRequest: (input) => input,
   }),
   'agents.update': rpcOperation({
+    graphql: 'Mutation.updateAgent',
     scope: 'agents:write',
     input: ById.extend(UpdateAgentBody.shape),
     contract: AGENT.update,
     toRequest: ({ id, ...changes }) => ({ agent_id: id, changes }),
   }),
   'agents.delete': rpcOperation({
+    graphql: 'Mutation.deleteAgent',
     scope: 'agents:write',
     input: ById,
     contract: AGENT.delete,
     toRequest: agentOf,
   }),
   'agents.prompt': rpcOperation({
+    graphql: 'Query.agentPrompt',
     scope: 'agents:read',
     input: ById,
     contract: AGENT.getPrompt,
     toRequest: agentOf,
   }),
   'agents.saveInstructions': rpcOperation({
+    graphql: 'Mutation.saveAgentInstructions',
     scope: 'agents:write',
     input: ById.extend(SaveInstructionsBody.shape),
     contract: AGENT.saveInstructions,
     toRequest: ({ id, ...body }) => ({ agent_id: id, ...body }),
   }),
   'agents.versions.list': rpcOperation({
+    graphql: 'Agent.promptVersions',
     scope: 'agents:read',
     input: ById.extend(PageQuery.shape),
     contract: AGENT.listPromptVersions,
     toRequest: ({ id, ...page }) => ({ agent_id: id, ...page }),
   }),
   'agents.versions.save': rpcOperation({
+    graphql: 'Mutation.savePromptVersion',
     scope: 'agents:write',
     input: ById.extend(SavePromptVersionBody.shape),
     contract: AGENT.savePromptVersion,
     toRequest: ({ id, ...body }) => ({ agent_id: id, ...body }),
   }),
   'agents.versions.status': rpcOperation({
+    graphql: 'Agent.promptVersionStatus',
     scope: 'agents:read',
     input: ById,
     contract: AGENT.promptVersionStatus,
     toRequest: agentOf,
   }),
   'agents.versions.restore': rpcOperation({
+    graphql: 'Mutation.restorePromptVersion',
     scope: 'agents:write',
     input: ByVersion,
     contract: AGENT.restorePromptVersion,
     toRequest: ({ id, version_id }) => ({ agent_id: id, version_id }),
   }),
   'agents.versions.delete': rpcOperation({
+    graphql: 'Mutation.deletePromptVersion',
     scope: 'agents:write',
     input: ByVersion,
     contract: AGENT.deletePromptVersion,
     toRequest: ({ id, version_id }) => ({ agent_id: id, version_id }),
   }),
   'agents.webhookDeliveries': rpcOperation({
+    graphql: 'Agent.webhookDeliveries',
     scope: 'agents:read',
     input: ById.extend(PageQuery.shape),
     contract: WEBHOOK.listDeliveries,
     toRequest: ({ id, ...page }) => ({ agent_id: id, ...page }),
   }),
+  // A webhook is part of an agent's configuration, so sending one again takes the agent write scope.
+  'webhooks.redeliver': rpcOperation({
+    graphql: 'Mutation.redeliverWebhook',
+    scope: 'agents:write',
+    input: ById.extend({ delivery_id: Uuid }),
+    contract: WEBHOOK.redeliver,
+    toRequest: ({ id, delivery_id }) => ({ agent_id: id, delivery_id }),
+  }),
+  'webhooks.redeliverFailed': rpcOperation({
+    graphql: 'Mutation.redeliverFailedWebhooks',
+    scope: 'agents:write',
+    input: ById.extend(BulkRedeliverShape).superRefine(boundedRange),
+    contract: WEBHOOK.redeliverFailed,
+    toRequest: ({ id, ...body }) => ({ agent_id: id, ...body }),
+  }),
+  'webhooks.sendTest': rpcOperation({
+    graphql: 'Mutation.sendWebhookTest',
+    scope: 'agents:write',
+    input: ById,
+    contract: WEBHOOK.sendTest,
+    toRequest: agentOf,
+  }),
   'calls.create': rpcOperation({
+    graphql: 'Mutation.makeCall',
     scope: 'calls:write',
     input: MakeCallBody,
     contract: CALL.create,
@@ -147,6 +199,7 @@ export const OPERATIONS = named({
     idempotent: true,
   }),
   'calls.list': rpcOperation({
+    graphql: 'Query.calls',
     scope: 'calls:read',
     input: ListCallsQuery,
     contract: CALL.list,
@@ -154,6 +207,7 @@ export const OPERATIONS = named({
     transform: (page, { recordings }) => withRecordingUrls(page, recordings),
   }),
   'calls.get': rpcOperation({
+    graphql: 'Query.call',
     scope: 'calls:read',
     input: ById,
     contract: CALL.get,
@@ -161,6 +215,7 @@ export const OPERATIONS = named({
     transform: (call, { recordings }) => withRecordingUrl(call, recordings),
   }),
   'campaigns.create': {
+    graphql: 'Mutation.createCampaign',
     scope: 'campaigns:write',
     input: CreateCampaignBody,
     reply: Campaign,
@@ -169,36 +224,42 @@ export const OPERATIONS = named({
     idempotent: true,
   } satisfies Unnamed<Operation<typeof CreateCampaignBody, Campaign>>,
   'campaigns.list': rpcOperation({
+    graphql: 'Query.campaigns',
     scope: 'campaigns:read',
     input: ListCampaignsQuery,
     contract: CAMPAIGN.list,
     toRequest: (input) => input,
   }),
   'campaigns.get': rpcOperation({
+    graphql: 'Query.campaign',
     scope: 'campaigns:read',
     input: ById,
     contract: CAMPAIGN.get,
     toRequest: campaignOf,
   }),
   'campaigns.pause': rpcOperation({
+    graphql: 'Mutation.pauseCampaign',
     scope: 'campaigns:write',
     input: ById,
     contract: CAMPAIGN.pause,
     toRequest: campaignOf,
   }),
   'campaigns.resume': rpcOperation({
+    graphql: 'Mutation.resumeCampaign',
     scope: 'campaigns:write',
     input: ById,
     contract: CAMPAIGN.resume,
     toRequest: campaignOf,
   }),
   'campaigns.cancel': rpcOperation({
+    graphql: 'Mutation.cancelCampaign',
     scope: 'campaigns:write',
     input: ById,
     contract: CAMPAIGN.cancel,
     toRequest: campaignOf,
   }),
   'campaigns.contacts': rpcOperation({
+    graphql: 'Campaign.contacts',
     scope: 'campaigns:read',
     input: ById.extend(ListContactsQuery.shape),
     contract: CAMPAIGN.listContacts,

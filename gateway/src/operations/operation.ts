@@ -9,7 +9,21 @@ import {
 } from '@voice/shared';
 import type { z } from 'zod';
 import type { GatewayDeps } from '../deps';
-import { idempotent, requestHash } from '../idempotency/idempotency';
+import { IDEMPOTENCY_KEY, idempotent, requestHash, type StoredResponse } from '../idempotency/idempotency';
+
+/**
+ * Who may run an operation: a key holding the scope, any valid key whatever its scopes (`any-key`,
+ * e.g. "who am I"), or anyone (null: public, like the REST discovery lists).
+ */
+export type Access = Scope | 'any-key' | null;
+
+/** What an operation's run gets beyond its input: the request's context and who is asking. */
+export type Run<I, O> = (
+  deps: GatewayDeps,
+  input: I,
+  context: CallContext,
+  principal: Principal | undefined,
+) => Promise<O>;
 
 /**
  * One operation of the public API, as every surface runs it: who may run it, the input it takes
@@ -20,12 +34,16 @@ import { idempotent, requestHash } from '../idempotency/idempotency';
  */
 export interface Operation<I extends z.ZodType = z.ZodType, O = unknown> {
   name: string;
-  /** null: public, like the REST discovery lists. */
-  scope: Scope | null;
+  /**
+   * Its GraphQL field, `Type.field`: a root field (Query, Mutation) or a field of the resource it
+   * reads from (Agent.promptVersions). The schema is held to the operation's reply by a test.
+   */
+  graphql: `${'Query' | 'Mutation' | 'Agent' | 'Campaign'}.${string}`;
+  scope: Access;
   input: I;
   /** The schema of what run answers: REST's documented success reply. */
   reply: z.ZodType;
-  run: (deps: GatewayDeps, input: z.output<I>, context: CallContext) => Promise<O>;
+  run: Run<z.output<I>, O>;
   /** Honours an idempotency key, sharing REST's store and its 24-hour window. */
   idempotent?: boolean;
   /**
@@ -33,13 +51,22 @@ export interface Operation<I extends z.ZodType = z.ZodType, O = unknown> {
    * adjusted): run, answering that reply's JSON text unparsed, so REST sends it on as it came
    * instead of parsing it only to serialise it again.
    */
-  runJson?: (deps: GatewayDeps, input: z.output<I>, context: CallContext) => Promise<string | undefined>;
+  runJson?: Run<z.output<I>, string | undefined>;
 }
 
 export type Unnamed<O extends Operation> = Omit<O, 'name'>;
 
+/**
+ * Any operation of the catalogue, whatever its input: its run takes `never`, as what it is handed is
+ * the input its own schema (or the surface's) validated.
+ */
+export type AnyOperation = Omit<Operation, 'run' | 'runJson'> & {
+  run: Run<never, unknown>;
+  runJson?: Run<never, string | undefined> | undefined;
+};
+
 /** The catalogue with each operation named by its key (its tRPC path), so a name is written once. */
-export function named<T extends Record<string, { scope: Scope | null }>>(
+export function named<T extends Record<string, { scope: Access }>>(
   operations: T,
 ): { [K in keyof T]: T[K] & { name: K } } {
   return Object.fromEntries(Object.entries(operations).map(([name, op]) => [name, { ...op, name }])) as {
@@ -49,7 +76,8 @@ export function named<T extends Record<string, { scope: Scope | null }>>(
 
 /** An operation that is one bus call: the input mapped to the contract's request, the reply adjusted. */
 export function rpcOperation<I extends z.ZodType, C extends RpcContract>(spec: {
-  scope: Scope | null;
+  graphql: Operation['graphql'];
+  scope: Access;
   input: I;
   contract: C;
   toRequest: (input: z.output<I>) => z.input<C['request']>;
@@ -83,30 +111,65 @@ export function authorize(op: Pick<Operation, 'scope'>, caller: Caller): Princip
   if (op.scope === null) return caller.principal;
   if (!caller.principal)
     throw new AppError('UNAUTHORIZED', 'Missing API key: send Authorization: Bearer <API_KEY>');
-  if (!caller.principal.scopes.includes(op.scope)) {
+  if (op.scope !== 'any-key' && !caller.principal.scopes.includes(op.scope)) {
     throw new AppError('FORBIDDEN', `This API key lacks the ${op.scope} scope`);
   }
   return caller.principal;
 }
 
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{8,255}$/;
-
-/** Runs an operation for a caller: scope, input validation (422 naming every problem), the bus call. */
-export async function invoke<I extends z.ZodType, O>(
-  deps: GatewayDeps,
-  op: Operation<I, O>,
-  rawInput: unknown,
-  caller: Caller,
-): Promise<O> {
-  const principal = authorize(op, caller);
+/** An input as an operation's schema reads it, or the 422 naming every problem (`loc` starting "input"). */
+export function parseInput<I extends z.ZodType>(schema: I, rawInput: unknown): z.output<I> {
   // What REST's body parser refuses, refused here for tRPC and GraphQL inputs too.
   assertSafeInput(rawInput, 'input');
-  const parsed = op.input.safeParse(rawInput ?? {});
+  const parsed = schema.safeParse(rawInput ?? {});
   if (!parsed.success) throw AppError.validation(toValidationIssues(parsed.error.issues, 'input'));
+  return parsed.data;
+}
+
+/** The ways of running an operation that a surface may use to make its answer. */
+export interface Runs<O> {
+  /** The operation's result. */
+  result: () => Promise<O>;
+  /** Its result as the service's JSON text, unparsed, when the operation has one to give (see runJson). */
+  json: (() => Promise<string | undefined>) | undefined;
+}
+
+/** How a surface answers through invoke, when its answer is more than the operation's result. */
+export interface Answering {
+  /**
+   * The input was read and validated by the surface's own schemas (REST's, whose 422s name where a
+   * value came from: body, query or path), so it is not validated again.
+   */
+  validated?: boolean;
+  /** What an idempotency key is bound to. Default: the operation's name and its input. */
+  requestHash?: string;
+  /** The surface's answer: what an idempotency key stores and a repeat is answered with. */
+  answer: (runs: Runs<unknown>) => Promise<StoredResponse>;
+}
+
+/**
+ * Runs an operation for a caller, the one path of every surface: scope (401/403), input validation
+ * (422 naming every problem), the run, and an idempotency key on an idempotent operation.
+ */
+export async function execute(
+  deps: GatewayDeps,
+  op: AnyOperation,
+  rawInput: unknown,
+  caller: Caller,
+  answering: Answering,
+): Promise<StoredResponse & { replayed: boolean }> {
+  const principal = authorize(op, caller);
+  // What the operation's schema (or the surface's, when it validated) made of the raw input.
+  let input = rawInput as never;
+  if (!answering.validated) input = parseInput(op.input, rawInput) as never;
   const context = { ...caller.context, accountId: principal?.accountId };
-  const run = () => op.run(deps, parsed.data, context);
+  const { runJson } = op;
+  const runs: Runs<unknown> = {
+    result: () => op.run(deps, input, context, principal),
+    json: runJson && (() => runJson(deps, input, context, principal)),
+  };
   const key = op.idempotent ? caller.idempotencyKey : undefined;
-  if (key === undefined || !principal) return run();
+  if (key === undefined || !principal) return { ...(await answering.answer(runs)), replayed: false };
   if (!IDEMPOTENCY_KEY.test(key)) {
     throw AppError.validation([
       {
@@ -116,17 +179,23 @@ export async function invoke<I extends z.ZodType, O>(
       },
     ]);
   }
-  // Hashed by operation, so the key is shared with REST's store but a body sent to REST and the
-  // same body sent here are different requests (their stored responses have different shapes).
-  const outcome = await idempotent(
-    deps.sql,
-    principal.accountId,
-    key,
-    requestHash('OPERATION', op.name, parsed.data),
-    async () => ({
-      status: 200,
-      body: await run(),
-    }),
-  );
+  // Hashed by operation by default, so the key is shared with REST's store but a body sent to REST
+  // and the same body sent here are different requests (their stored answers have different shapes).
+  const hash = answering.requestHash ?? requestHash('OPERATION', op.name, input);
+  return idempotent(deps.sql, principal.accountId, key, hash, () => answering.answer(runs));
+}
+
+/** Runs an operation for a caller (see execute), answering its result. */
+export async function invoke<O>(
+  deps: GatewayDeps,
+  op: AnyOperation & { run: Run<never, O> },
+  rawInput: unknown,
+  caller: Caller,
+  options: Pick<Answering, 'validated'> = {},
+): Promise<O> {
+  const outcome = await execute(deps, op, rawInput, caller, {
+    ...options,
+    answer: async ({ result }) => ({ status: 200, body: await result() }),
+  });
   return outcome.body as O;
 }

@@ -12,7 +12,9 @@ export const appRouter = router({
     agentTypes: query('discovery.agentTypes'),
     voices: query('discovery.voices'),
     languages: query('discovery.languages'),
+    aiModels: query('discovery.aiModels'),
   },
+  me: query('me'),
   agents: {
     list: query('agents.list'),
     get: query('agents.get'),
@@ -29,6 +31,11 @@ export const appRouter = router({
       restore: mutation('agents.versions.restore'),
       delete: mutation('agents.versions.delete'),
     },
+  },
+  webhooks: {
+    redeliver: mutation('webhooks.redeliver'),
+    redeliverFailed: mutation('webhooks.redeliverFailed'),
+    sendTest: mutation('webhooks.sendTest'),
   },
   calls: {
     create: mutation('calls.create'),

@@ -312,10 +312,13 @@ describe.each(infraModes())('GraphQL at /graphql (%s)', (mode) => {
     const callsOnly = await createKey(t, acme.accountId, ['calls:read']);
     const forbidden = await gql('{ agents { total } }', {}, callsOnly);
     expect(forbidden.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect(forbidden.errors?.[0]?.extensions?.reason).toBe('FORBIDDEN');
 
     const theirs = await createAgent('Theirs', other.key);
     const notFound = await gql(`query ($id: ID!) { agent(id: $id) { id } }`, { id: theirs });
     expect(notFound.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+    // The error catalogue's code, as tRPC's data.reason and REST's documented errors name it.
+    expect(notFound.errors?.[0]?.extensions?.reason).toBe('AGENT_NOT_FOUND');
     expect(notFound.data).toEqual({ agent: null });
 
     const invalid = await gql(`mutation ($input: MakeCallInput!) { makeCall(input: $input) { id } }`, {
@@ -323,12 +326,49 @@ describe.each(infraModes())('GraphQL at /graphql (%s)', (mode) => {
     });
     const error = invalid.errors?.[0];
     expect(error?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(error?.extensions?.reason).toBe('VALIDATION_FAILED');
     expect(error?.extensions?.fields).toEqual(expect.arrayContaining(['sourceNumber', 'phoneNumber']));
     // A call naming another account's agent is not found, never placed.
     const crossed = await gql(`mutation ($input: MakeCallInput!) { makeCall(input: $input) { id } }`, {
       input: { agentId: theirs, sourceNumber: FROM, phoneNumber: '+14155550188' },
     });
     expect(crossed.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+  });
+
+  it('runs what REST alone did: me, AI models, prompt version status, webhook test and redelivery', async () => {
+    const read = await gql<{
+      me: { account: { plan: string }; key: { scopes: string[] } };
+      aiModels: { id: string; default: boolean }[];
+    }>('{ me { account { plan rateLimitPerMinute } key { scopes } } aiModels { id default } }');
+    expect(read.errors).toBeUndefined();
+    expect(read.data!.me.account.plan).toBe('ENTERPRISE');
+    expect(read.data!.me.key.scopes).toContain('CALLS_WRITE');
+    expect(read.data!.aiModels.filter((model) => model.default)).toHaveLength(1);
+
+    const id = await createAgent('Hooked');
+    const status = await gql<{ agent: { promptVersionStatus: { count: number; activeVersionId: null } } }>(
+      'query ($id: ID!) { agent(id: $id) { promptVersionStatus { count activeVersionId currentDiffersFromActive } } }',
+      { id },
+    );
+    expect(status.errors).toBeUndefined();
+    expect(status.data!.agent.promptVersionStatus).toMatchObject({ count: 0, activeVersionId: null });
+
+    // Without a webhook there is nothing to send to: the catalogue's code says so.
+    const test = await gql('mutation ($id: ID!) { sendWebhookTest(agentId: $id) { id test } }', { id });
+    expect(test.errors?.[0]?.extensions).toMatchObject({ code: 'CONFLICT' });
+    const bulk = await gql(
+      `mutation ($id: ID!, $input: RedeliverFailedInput!) {
+        redeliverFailedWebhooks(agentId: $id, input: $input) { queued hasMore }
+      }`,
+      { id, input: { from: '2026-01-01T00:00:00Z', to: '2026-03-01T00:00:00Z' } },
+    );
+    expect(bulk.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', fields: ['to'] });
+    const theirs = await createAgent('Theirs', other.key);
+    const redeliver = await gql(
+      'mutation ($id: ID!, $delivery: ID!) { redeliverWebhook(agentId: $id, deliveryId: $delivery) { id } }',
+      { id: theirs, delivery: randomUUID() },
+    );
+    expect(redeliver.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_FOUND', reason: 'AGENT_NOT_FOUND' });
   });
 
   it('refuses queries over the complexity limit before running them, not deep introspection', async () => {

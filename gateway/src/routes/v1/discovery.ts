@@ -1,14 +1,14 @@
-import { AgentTypesRequest, DISCOVERY, Empty, Envelope } from '@voice/shared';
+import { AgentTypesRequest, Envelope } from '@voice/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../deps';
 import { sendCacheable } from '../../http/cacheable';
-import { callContext } from '../../http/context';
 import { operationId } from '../../http/openapi-operation';
 import { scopeAuth } from '../../http/route-auth';
+import { restCaller } from '../../http/rpc-route';
 import { BEARER, errorResponses } from '../../http/schemas';
 import { OPERATIONS } from '../../operations/catalogue';
-import { type Operation, rpcOperation } from '../../operations/operation';
+import { type AnyOperation, invoke, type Operation } from '../../operations/operation';
 
 const CACHING =
   ' Public. Answers carry `Cache-Control` and a strong `ETag`; send it back in `If-None-Match` for a 304.';
@@ -21,7 +21,7 @@ interface CatalogueList {
   /** What the list holds: the success response's description. */
   answers: string;
   /** Its name (the operationId's source), scope (none) and reply are the operation's; it takes no input. */
-  operation: Pick<Operation<typeof Empty>, 'name' | 'scope' | 'reply' | 'run'>;
+  operation: AnyOperation;
 }
 
 /** The parameterless catalogue lists: each is one operation, served cacheably. */
@@ -52,11 +52,7 @@ const LISTS: CatalogueList[] = [
     summary: 'List AI models (beyond the spec)',
     description: 'Models an agent can run on; the one marked `default` is used when ai_model is omitted.',
     answers: 'Every model',
-    // REST's own: GraphQL and tRPC do not list models, so it is not in the catalogue.
-    operation: {
-      name: 'discovery.aiModels',
-      ...rpcOperation({ scope: null, input: Empty, contract: DISCOVERY.listModels, toRequest: () => ({}) }),
-    },
+    operation: OPERATIONS['discovery.aiModels'],
   },
 ];
 
@@ -89,7 +85,7 @@ export const discoveryRoutes: FastifyPluginAsyncZod<GatewayDeps> = async (app, d
         },
       },
       async (request, reply) =>
-        sendCacheable(request, reply, await list.operation.run(deps, {}, callContext(request))),
+        sendCacheable(request, reply, await invoke(deps, list.operation, {}, restCaller(request))),
     );
   }
 
@@ -115,6 +111,10 @@ export const discoveryRoutes: FastifyPluginAsyncZod<GatewayDeps> = async (app, d
       },
     },
     async (request, reply) =>
-      sendCacheable(request, reply, await agentTypes.run(deps, request.params, callContext(request))),
+      sendCacheable(
+        request,
+        reply,
+        await invoke(deps, agentTypes, request.params, restCaller(request), { validated: true }),
+      ),
   );
 };

@@ -5,21 +5,17 @@ import {
   PageQuery,
   REQUEST_EXAMPLES,
   Uuid,
-  WEBHOOK,
 } from '@voice/shared';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../deps';
-import { requireScope } from '../../http/route-auth';
 import { idFrom, type RpcRoute, registerRpcRoutes } from '../../http/rpc-route';
 import { OPERATIONS } from '../../operations/catalogue';
 
 const AgentParams = z.object({ agent_id: Uuid });
 const tags = ['Webhooks'];
-// A webhook is part of an agent's configuration, so its routes take the agent scopes (the log's is
-// its operation's, agents.webhookDeliveries; GraphQL and tRPC do not redeliver, in bulk or one by
-// one, or test).
-const write = requireScope('agents:write');
+/** The agent in the path is the operation's `id`. */
+const byAgent = idFrom('agent_id');
 
 export const WEBHOOK_DELIVERY_ROUTES: RpcRoute[] = [
   {
@@ -35,7 +31,7 @@ export const WEBHOOK_DELIVERY_ROUTES: RpcRoute[] = [
       'attempts without a 2xx). The payload itself is the call record, served by GET /v1/calls/{call_id}. ' +
       'Scope agents:read; another account\u2019s agent is a 404.',
     params: AgentParams,
-    toInput: idFrom('agent_id'),
+    toInput: byAgent,
     querystring: PageQuery,
     status: 200,
     answers: 'A page of the agent\u2019s deliveries, each with its attempts',
@@ -44,9 +40,8 @@ export const WEBHOOK_DELIVERY_ROUTES: RpcRoute[] = [
   {
     method: 'POST',
     url: '/v1/agents/:agent_id/webhook-deliveries/:delivery_id/redeliver',
-    name: 'webhooks.redeliver',
-    contract: WEBHOOK.redeliver,
-    auth: write,
+    operation: OPERATIONS['webhooks.redeliver'],
+    toInput: byAgent,
     tags,
     summary: 'Redeliver a webhook event',
     description:
@@ -63,9 +58,8 @@ export const WEBHOOK_DELIVERY_ROUTES: RpcRoute[] = [
   {
     method: 'POST',
     url: '/v1/agents/:agent_id/webhook-deliveries/redeliver',
-    name: 'webhooks.redeliverFailed',
-    contract: WEBHOOK.redeliverFailed,
-    auth: write,
+    operation: OPERATIONS['webhooks.redeliverFailed'],
+    toInput: byAgent,
     tags,
     summary: 'Redeliver failed webhook events in bulk',
     description:
@@ -88,9 +82,8 @@ export const WEBHOOK_DELIVERY_ROUTES: RpcRoute[] = [
   {
     method: 'POST',
     url: '/v1/agents/:agent_id/webhook-test',
-    name: 'webhooks.sendTest',
-    contract: WEBHOOK.sendTest,
-    auth: write,
+    operation: OPERATIONS['webhooks.sendTest'],
+    toInput: byAgent,
     tags,
     summary: 'Send a test webhook event',
     description:

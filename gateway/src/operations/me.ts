@@ -1,0 +1,44 @@
+import { AppError, Empty, Plan, Scope, Uuid } from '@voice/shared';
+import { z } from 'zod';
+import type { Operation, Unnamed } from './operation';
+
+export const Me = z
+  .object({
+    account: z
+      .object({
+        id: Uuid.describe('The account'),
+        name: z.string().describe('Its name'),
+        plan: Plan.describe('Its plan'),
+        rate_limit_per_minute: z.number().int().describe('Requests a minute the key may make'),
+      })
+      .describe('The account the key belongs to'),
+    key: z
+      .object({
+        id: Uuid.describe('The key (not its secret)'),
+        scopes: z.array(Scope).describe('What the key may do'),
+      })
+      .describe('The key itself'),
+  })
+  .meta({ id: 'Me' });
+export type Me = z.infer<typeof Me>;
+
+/** Beyond the spec: which account and scopes the calling key carries. Any valid key may ask. */
+export const me: Unnamed<Operation<typeof Empty, Me>> = {
+  graphql: 'Query.me',
+  scope: 'any-key',
+  input: Empty,
+  reply: Me,
+  run: async (deps, _input, _context, principal) => {
+    if (!principal) throw new AppError('UNAUTHORIZED');
+    const account = await deps.accounts.getAccount(principal.accountId);
+    return {
+      account: {
+        id: account.id,
+        name: account.name,
+        plan: account.plan,
+        rate_limit_per_minute: principal.rateLimitPerMinute,
+      },
+      key: { id: principal.keyId, scopes: [...principal.scopes] },
+    };
+  },
+};
