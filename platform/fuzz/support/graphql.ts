@@ -136,6 +136,14 @@ function selection(type: GraphQLOutputType, depth: number): fc.Arbitrary<string>
   const fields = Object.values(named.getFields());
   const leaves = fields.filter((field) => !(getNamedType(field.type) instanceof GraphQLObjectType));
   const nested = fields.filter((field) => getNamedType(field.type) instanceof GraphQLObjectType);
+  if (leaves.length === 0) {
+    // Only objects inside (`me { account key }`): select one of them.
+    return fc
+      .constantFrom(...nested)
+      .chain((field: GraphQLField<unknown, unknown>) =>
+        selection(field.type, depth + 1).map((inner) => `{ ${field.name} ${inner} }`),
+      );
+  }
   const leafPick = fc.subarray(
     leaves.map((field) => field.name),
     { minLength: 1 },
