@@ -342,7 +342,7 @@ export const typeDefs = /* GraphQL */ `
       "Any string: a retry with the same key and input within 24 hours answers the first campaign again."
       idempotencyKey: String
     ): Campaign!
-    "Pauses a running or scheduled campaign: calls under way finish, no new ones start."
+    "Pauses a running campaign: calls under way finish, no new ones start; refused (CONFLICT) from any other status."
     pauseCampaign(id: ID!): Campaign!
     "Resumes a paused campaign."
     resumeCampaign(id: ID!): Campaign!
