@@ -11,6 +11,7 @@ import {
 } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { defOf, RESOLVED, unwrap } from '../src/graphql/descriptions';
 import { buildSchema } from '../src/graphql/schema';
 import { OPERATIONS } from '../src/operations/catalogue';
 import { LIVE_OPERATIONS } from '../src/operations/live';
@@ -21,44 +22,8 @@ import { LIVE_OPERATIONS } from '../src/operations/live';
  */
 const schema = buildSchema();
 
-/**
- * Fields GraphQL resolves itself, from other operations or the record (Call.agent is the agent as it is
- * now, where the record holds the one it called with, as agentName).
- */
-const RESOLVED = new Set([
-  'Agent.promptVersions',
-  'Agent.promptVersionStatus',
-  'Agent.webhookDeliveries',
-  'Call.agent',
-  'Call.agentName',
-  'Campaign.agent',
-  'Campaign.contacts',
-]);
-
 const camel = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 const enumName = (value: string) => value.toUpperCase().replace(/[^A-Z0-9_]/g, '_');
-
-type Def = { type: string } & Record<string, unknown>;
-const defOf = (schema: z.ZodType) => schema._zod.def as unknown as Def;
-
-/** The schema under wrappers that change neither the shape nor (for a reply) the nullability. */
-function unwrap(schema: z.ZodType): { schema: z.ZodType; nullable: boolean } {
-  let nullable = false;
-  let current = schema;
-  for (;;) {
-    const def = defOf(current);
-    if (def.type === 'nullable' || def.type === 'optional') nullable = true;
-    if (
-      def.type === 'nullable' ||
-      def.type === 'optional' ||
-      def.type === 'default' ||
-      def.type === 'readonly'
-    )
-      current = def.innerType as z.ZodType;
-    else if (def.type === 'pipe') current = def.out as z.ZodType;
-    else return { schema: current, nullable };
-  }
-}
 
 /** Every difference between a GraphQL output type and the zod schema of what REST answers there. */
 function drift(

@@ -13,6 +13,7 @@ function dateTime(value: unknown): string {
 /** Dates travel as the ISO strings REST uses; input is checked here, before any resolver runs. */
 export const DateTimeScalar = new GraphQLScalarType({
   name: 'DateTime',
+  description: 'ISO 8601 date-time with offset, e.g. 2026-11-22T10:00:00.000Z.',
   serialize: (value) => (value instanceof Date ? value.toISOString() : String(value)),
   parseValue: dateTime,
   parseLiteral: (ast) => dateTime(ast.kind === Kind.STRING ? ast.value : undefined),
@@ -21,6 +22,7 @@ export const DateTimeScalar = new GraphQLScalarType({
 /** Free-form JSON (metadata, contact rows), passed through; the operation's zod schema bounds it. */
 export const JsonScalar = new GraphQLScalarType({
   name: 'JSON',
+  description: 'Any JSON value (metadata, contact rows, collected values).',
   serialize: (value) => value,
   parseValue: (value) => value,
   parseLiteral: (ast, variables) => valueFromASTUntyped(ast, variables),

@@ -1,6 +1,7 @@
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { type GraphQLFieldResolver, type GraphQLSchema, isObjectType } from 'graphql';
 import type { GraphQLContext } from './context';
+import { describeFromContracts } from './descriptions';
 import { isExpected, toGraphQLError } from './errors';
 import { resolvers } from './resolvers';
 import { typeDefs } from './type-defs';
@@ -27,6 +28,7 @@ function mapped<S, A>(
 
 export function buildSchema(): GraphQLSchema {
   const schema = makeExecutableSchema<GraphQLContext>({ typeDefs, resolvers });
+  describeFromContracts(schema);
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
     for (const field of Object.values(type.getFields())) {

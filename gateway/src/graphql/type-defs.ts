@@ -3,36 +3,150 @@
  * resolved from the same records REST returns (snake_case keys mapped by the default resolver).
  */
 export const typeDefs = /* GraphQL */ `
-  "ISO 8601 date-time with offset, e.g. 2026-11-22T10:00:00.000Z."
+  # Described in scalars.ts, with their parsing.
   scalar DateTime
-  "Any JSON value (metadata, contact rows, collected values)."
   scalar JSON
 
-  enum CallStatus { INITIALIZING RINGING IN_PROGRESS COMPLETED NO_ANSWER FAILED VOICEMAIL BUSY }
-  enum CampaignStatus { PREPARING SCHEDULED RUNNING PAUSED COMPLETED CANCELLED }
-  enum ContactState { PENDING IN_PROGRESS COMPLETED NO_ANSWER FAILED VOICEMAIL BUSY SKIPPED CANCELLED }
-  enum RetryableStatus { NO_ANSWER BUSY VOICEMAIL FAILED }
-  enum Sentiment { POSITIVE NEUTRAL NEGATIVE }
-  "SIMULATED: the built-in simulated carrier, no real telephone network was dialed. SIP: a SIP trunk."
-  enum Carrier { SIMULATED SIP }
-  enum PromptSource { GENERATED CUSTOM }
-  enum DeliveryStatus { PENDING DELIVERING SUCCEEDED FAILED }
-  enum WebhookEvent { CALL_ENDED }
-  enum AgentTypeCategory { GENERAL INDUSTRY }
-  enum DetailFieldType { STRING NUMBER BOOLEAN DATE DATETIME PHONE EMAIL ENUM }
-  enum VoiceGender { FEMALE MALE NEUTRAL }
+  "Where a call is: initializing, ringing, in progress, then one final outcome."
+  enum CallStatus {
+    "Accepted, not dialed yet." INITIALIZING
+    "Dialed, not answered yet." RINGING
+    "Answered: the conversation is on." IN_PROGRESS
+    "Final: the conversation took place and ended." COMPLETED
+    "Final: nobody answered." NO_ANSWER
+    "Final: the call could not be carried." FAILED
+    "Final: a voicemail machine answered." VOICEMAIL
+    "Final: the line was busy." BUSY
+  }
+  "Where a campaign is."
+  enum CampaignStatus {
+    "Created; a large list is still being checked for duplicates (then scheduled or running on its own)." PREPARING
+    "Waiting for its startAt." SCHEDULED
+    "Calling its contacts." RUNNING
+    "Paused: no new calls until resumed." PAUSED
+    "Final: every contact reached a final state." COMPLETED
+    "Final: cancelled; contacts not yet called are cancelled." CANCELLED
+  }
+  "Where a campaign contact is: waiting, on a call, or its final outcome."
+  enum ContactState {
+    "Waiting for a call or a retry." PENDING
+    "On a call now." IN_PROGRESS
+    "Final: its last call completed." COMPLETED
+    "Final: its last call was not answered." NO_ANSWER
+    "Final: its last call failed, or it failed without a call." FAILED
+    "Final: its last call reached voicemail." VOICEMAIL
+    "Final: its last call was busy." BUSY
+    "Final: never dialed (see skipReason)." SKIPPED
+    "Final: not dialed because the campaign was cancelled." CANCELLED
+  }
+  "A call outcome after which a campaign may dial the contact again."
+  enum RetryableStatus {
+    "Nobody answered." NO_ANSWER
+    "The line was busy." BUSY
+    "A voicemail machine answered." VOICEMAIL
+    "The call could not be carried." FAILED
+  }
+  "The tone of the person called over the conversation."
+  enum Sentiment {
+    "Positive." POSITIVE
+    "Neutral, or no conversation took place." NEUTRAL
+    "Negative." NEGATIVE
+  }
+  "What carried a call."
+  enum Carrier {
+    "The built-in simulated carrier: no real telephone network was dialed." SIMULATED
+    "A SIP trunk." SIP
+  }
+  "Where an agent's prompt came from."
+  enum PromptSource {
+    "Built from the agent's type, flows and settings." GENERATED
+    "Written by you." CUSTOM
+  }
+  "Where a webhook delivery is."
+  enum DeliveryStatus {
+    "Waiting for its next attempt." PENDING
+    "An attempt is under way." DELIVERING
+    "Final: your server answered 2xx." SUCCEEDED
+    "Final: every attempt failed." FAILED
+  }
+  "An event a webhook can receive."
+  enum WebhookEvent {
+    "A call reached its final status." CALL_ENDED
+  }
+  "Whether an agent type is for any industry or for one."
+  enum AgentTypeCategory {
+    "For any industry." GENERAL
+    "Specialised for one industry." INDUSTRY
+  }
+  "The kind of value a collected detail holds."
+  enum DetailFieldType {
+    "Text." STRING
+    "A number." NUMBER
+    "Yes or no." BOOLEAN
+    "A calendar date." DATE
+    "A date and time." DATETIME
+    "A phone number." PHONE
+    "An email address." EMAIL
+    "One of the detail's options." ENUM
+  }
+  "How a voice sounds."
+  enum VoiceGender {
+    "Female." FEMALE
+    "Male." MALE
+    "Neither." NEUTRAL
+  }
   "Why a call ended."
   enum CallEndReason {
-    CONVERSATION_COMPLETED CUSTOMER_HUNG_UP AGENT_HUNG_UP NO_ANSWER BUSY VOICEMAIL_DETECTED CARRIER_ERROR
-    INVALID_NUMBER TIMEOUT CANCELLED
+    "The conversation reached its end." CONVERSATION_COMPLETED
+    "The person called hung up." CUSTOMER_HUNG_UP
+    "The agent hung up." AGENT_HUNG_UP
+    "Nobody answered." NO_ANSWER
+    "The line was busy." BUSY
+    "A voicemail machine answered." VOICEMAIL_DETECTED
+    "The carrier failed to carry the call." CARRIER_ERROR
+    "The number cannot be called." INVALID_NUMBER
+    "The call ran out of time." TIMEOUT
+    "The system cancelled the call." CANCELLED
   }
-  enum EndedBy { AGENT USER SYSTEM CARRIER }
-  enum TranscriptRole { AGENT USER }
-  enum DetailsCollectionStatus { COMPLETE PARTIAL NONE }
-  enum SkipReason { MISSING_PHONE INVALID_PHONE DUPLICATE }
-  enum Plan { FREE PRO ENTERPRISE }
+  "Who ended a call."
+  enum EndedBy {
+    "The agent." AGENT
+    "The person called." USER
+    "The platform (a timeout or a cancel)." SYSTEM
+    "The telephone network." CARRIER
+  }
+  "Who spoke a transcript line."
+  enum TranscriptRole {
+    "The agent." AGENT
+    "The person called." USER
+  }
+  "How much of the requested details a call collected."
+  enum DetailsCollectionStatus {
+    "Every required detail." COMPLETE
+    "Some details." PARTIAL
+    "None." NONE
+  }
+  "Why a campaign contact was never dialed."
+  enum SkipReason {
+    "It has no number under phoneColumn." MISSING_PHONE
+    "Its number is not a valid E.164 number." INVALID_PHONE
+    "An earlier contact has the same number." DUPLICATE
+  }
+  "An account's plan, which sets its rate limit."
+  enum Plan {
+    "60 requests a minute." FREE
+    "300 requests a minute." PRO
+    "The account's own limit." ENTERPRISE
+  }
   "An API key's permission: AGENTS_READ is agents:read."
-  enum Scope { AGENTS_READ AGENTS_WRITE CALLS_READ CALLS_WRITE CAMPAIGNS_READ CAMPAIGNS_WRITE }
+  enum Scope {
+    "Read agents, their prompts and webhook deliveries." AGENTS_READ
+    "Create, change and delete agents; redeliver and test webhooks." AGENTS_WRITE
+    "Read calls." CALLS_READ
+    "Place calls." CALLS_WRITE
+    "Read campaigns and their contacts." CAMPAIGNS_READ
+    "Create campaigns, pause, resume and cancel them." CAMPAIGNS_WRITE
+  }
 
   type Industry { id: ID! name: String! description: String! agentTypeCount: Int! }
   type CollectedDetail { name: String! type: DetailFieldType! description: String! required: Boolean! options: [String!] }
@@ -44,9 +158,7 @@ export const typeDefs = /* GraphQL */ `
     id: ID! name: String! gender: VoiceGender! accent: String! languages: [String!]! provider: String! default: Boolean!
   }
   type Language { code: ID! name: String! nativeName: String! }
-  "A model an agent can run on (beyond the spec)."
   type AiModel { id: ID! name: String! provider: String! description: String! default: Boolean! }
-  "The calling API key: its account and scopes (beyond the spec)."
   type Me { account: MeAccount! key: MeKey! }
   type MeAccount { id: ID! name: String! plan: Plan! rateLimitPerMinute: Int! }
   type MeKey { id: ID! scopes: [Scope!]! }
@@ -72,32 +184,17 @@ export const typeDefs = /* GraphQL */ `
 
   type TranscriptEntry { role: TranscriptRole! content: String! timestamp: String! }
   type DetailsCollection { status: DetailsCollectionStatus! score: Float! collectedDetails: [String!]! collectedValues: JSON! }
-  "How a call was carried. The simulated carrier answers as a real network would (see the REST CallTelephony schema)."
-  type TelephonyInfo {
-    carrier: Carrier!
-    "The SIP trunk the call went out through; null for the simulated carrier."
-    trunkId: ID
-    "Final SIP response code to the INVITE (200 once answered, 486 busy, 480 no answer, 503 failed, 487 cancelled before the answer); null while none has arrived or when the call ended without one."
-    sipCode: Int
-    "Reason phrase of that response; null with sipCode."
-    sipReason: String
-  }
+  type TelephonyInfo { carrier: Carrier! trunkId: ID sipCode: Int sipReason: String }
   type Call {
     id: ID! sessionId: ID! status: CallStatus! phoneNumber: String! sourceNumber: String! direction: String!
     agentId: ID! agentType: String! userId: String! campaignId: ID metadata: JSON
-    "The agent as it is now (batched); null once it was deleted. agentName keeps the name it called with."
+    "The agent as it is now; null once it was deleted. agentName keeps the name it called with."
     agent: Agent
+    "The agent's name when the call was placed."
     agentName: String!
-    createdAt: DateTime! startedAt: DateTime answeredAt: DateTime
-    "When the call ended. Every time of a call is the wall-clock time it happened at, never in the future (whatever SIM_TIME_SCALE is)."
-    endedAt: DateTime
-    "Wall-clock seconds from answeredAt to endedAt, per started second; 0 if never answered. Costs follow it."
+    createdAt: DateTime! startedAt: DateTime answeredAt: DateTime endedAt: DateTime
     duration: Int! durationSeconds: Int! durationMinutes: Float!
-    transcript: [TranscriptEntry!]!
-    "Signed link to the recording (WAV), fresh on every read; empty string when the call produced no audio."
-    recordingUrl: String!
-    "NEUTRAL when there was no conversation (not answered, voicemail, or not ended yet)."
-    sentiment: Sentiment!
+    transcript: [TranscriptEntry!]! recordingUrl: String! sentiment: Sentiment!
     callSummary: String callEndReason: CallEndReason endedBy: EndedBy detailsCollection: DetailsCollection
     aiCost: Float! telephonyCost: Float! totalCost: Float! costCurrency: String!
     promptVersionId: ID promptHash: String!
@@ -110,7 +207,10 @@ export const typeDefs = /* GraphQL */ `
     busy: Int! skipped: Int! cancelled: Int!
   }
   type Campaign {
-    id: ID! name: String! agentId: ID! agent: Agent phoneNumber: String! phoneColumn: String!
+    id: ID! name: String! agentId: ID!
+    "The agent that makes its calls, as it is now; null once it was deleted."
+    agent: Agent
+    phoneNumber: String! phoneColumn: String!
     maxConcurrentCalls: Int! retryConfig: RetryConfig status: CampaignStatus! counts: CampaignCounts!
     startAt: DateTime createdAt: DateTime! startedAt: DateTime finishedAt: DateTime
     "The campaign's contacts in list order, optionally one state only."
@@ -118,9 +218,7 @@ export const typeDefs = /* GraphQL */ `
   }
   type Contact {
     id: ID! campaignId: ID! position: Int! phoneNumber: String data: JSON! state: ContactState! attempts: Int!
-    callIds: [ID!]! skipReason: SkipReason
-    "Why the contact failed without a call outcome (e.g. its agent was deleted)."
-    failureReason: String
+    callIds: [ID!]! skipReason: SkipReason failureReason: String
     nextAttemptAt: DateTime updatedAt: DateTime!
   }
 
@@ -133,17 +231,22 @@ export const typeDefs = /* GraphQL */ `
     test: Boolean! createdAt: DateTime! completedAt: DateTime
   }
 
-  "A bulk redelivery: how many deliveries were queued, whether more are left, and the new deliveries."
   type BulkRedelivery { queued: Int! hasMore: Boolean! deliveries: [Redelivery!]! }
   type Redelivery { id: ID! redeliveryOf: ID! eventId: ID! }
 
+  "One page of agents."
   type AgentPage { items: [Agent!]! page: Int! pageSize: Int! total: Int! totalPages: Int! hasMore: Boolean! }
+  "One page of prompt versions."
   type PromptVersionPage {
     items: [PromptVersion!]! page: Int! pageSize: Int! total: Int! totalPages: Int! hasMore: Boolean!
   }
+  "One page of calls."
   type CallPage { items: [Call!]! page: Int! pageSize: Int! total: Int! totalPages: Int! hasMore: Boolean! }
+  "One page of campaigns."
   type CampaignPage { items: [Campaign!]! page: Int! pageSize: Int! total: Int! totalPages: Int! hasMore: Boolean! }
+  "One page of campaign contacts."
   type ContactPage { items: [Contact!]! page: Int! pageSize: Int! total: Int! totalPages: Int! hasMore: Boolean! }
+  "One page of webhook deliveries."
   type WebhookDeliveryPage {
     items: [WebhookDelivery!]! page: Int! pageSize: Int! total: Int! totalPages: Int! hasMore: Boolean!
   }
@@ -151,14 +254,12 @@ export const typeDefs = /* GraphQL */ `
   input WebhookConfigInput {
     url: String!
     events: [WebhookEvent!]
-    "Signs each delivery: any non-empty string of up to 256 characters (use 32+ random ones). Omitted on update: keep the current secret; null: remove it."
     secret: String
   }
   input CreateAgentInput {
     name: String! agentType: String language: String voice: String aiModel: String
     startFlow: String! endFlow: String! description: String prompt: String webhookConfig: WebhookConfigInput
   }
-  "Partial: omitted fields keep their value; prompt: null returns to the generated prompt; webhookConfig: null removes it."
   input UpdateAgentInput {
     name: String agentType: String language: String voice: String aiModel: String startFlow: String
     endFlow: String description: String prompt: String webhookConfig: WebhookConfigInput
@@ -169,7 +270,6 @@ export const typeDefs = /* GraphQL */ `
   input RetryConfigInput { onStatuses: [RetryableStatus!] maxRetries: Int intervalSeconds: Int }
   input CreateCampaignInput {
     name: String! agentId: ID! phoneNumber: String! phoneColumn: String
-    "Flat objects; the phoneColumn key holds the number, the other keys reach the call as metadata.contact."
     contacts: [JSON!]!
     maxConcurrentCalls: Int retryConfig: RetryConfigInput startAt: DateTime
   }
@@ -181,22 +281,33 @@ export const typeDefs = /* GraphQL */ `
   at most about 20,000 values (a paged field times its pageSize; introspection what it returns).
   """
   type Query {
+    "Industries with specialised agent types."
     industries: [Industry!]!
+    "The general agent types and those of one industry."
     agentTypes(industry: String!): [AgentType!]!
+    "Voices an agent can speak with."
     voices: [Voice!]!
+    "Languages an agent can speak."
     languages: [Language!]!
     "Models an agent can run on; the default one is used when aiModel is omitted (beyond the spec)."
     aiModels: [AiModel!]!
     "The account and scopes of the calling API key (beyond the spec)."
     me: Me!
+    "The account's agents, newest first."
     agents(page: Int = 1, pageSize: Int = 20): AgentPage!
+    "One agent; null (NOT_FOUND in errors) when the account has none with this id."
     agent(id: ID!): Agent
+    "An agent's prompt and where it came from; null (NOT_FOUND) when there is no such agent."
     agentPrompt(id: ID!): AgentPrompt
+    "The account's calls, newest first, optionally filtered."
     calls(
       page: Int = 1, pageSize: Int = 20, status: CallStatus, agentId: ID, campaignId: ID, from: DateTime, to: DateTime
     ): CallPage!
+    "One call; null (NOT_FOUND in errors) when the account has none with this id."
     call(id: ID!): Call
+    "The account's campaigns, newest first, optionally one status only."
     campaigns(page: Int = 1, pageSize: Int = 20, status: CampaignStatus): CampaignPage!
+    "One campaign; null (NOT_FOUND in errors) when the account has none with this id."
     campaign(id: ID!): Campaign
   }
 
@@ -205,26 +316,47 @@ export const typeDefs = /* GraphQL */ `
   as one request against the rate limit.
   """
   type Mutation {
-    createAgent(input: CreateAgentInput!): Agent!
-    updateAgent(id: ID!, input: UpdateAgentInput!): Agent!
+    "Creates an agent."
+    createAgent("The agent to create." input: CreateAgentInput!): Agent!
+    "Changes an agent: only the fields sent."
+    updateAgent(id: ID!, "The changes." input: UpdateAgentInput!): Agent!
+    "Deletes an agent; true once deleted. Its calls keep their history."
     deleteAgent(id: ID!): Boolean!
+    "Replaces an agent's prompt with custom instructions."
     saveAgentInstructions(id: ID!, instructions: String!): AgentPrompt!
+    "Saves the agent's current prompt as a new version, which becomes the active one."
     savePromptVersion(agentId: ID!, label: String): PromptVersion!
+    "Makes a saved version the agent's prompt again."
     restorePromptVersion(agentId: ID!, versionId: ID!): Agent!
+    "Deletes a saved prompt version; true once deleted."
     deletePromptVersion(agentId: ID!, versionId: ID!): Boolean!
-    makeCall(input: MakeCallInput!, idempotencyKey: String): Call!
-    createCampaign(input: CreateCampaignInput!, idempotencyKey: String): Campaign!
+    "Places a call now; it proceeds on its own (follow it with callStatusChanged)."
+    makeCall(
+      "The call to place." input: MakeCallInput!
+      "Any string: a retry with the same key and input within 24 hours answers the first call again."
+      idempotencyKey: String
+    ): Call!
+    "Creates a campaign with its contacts; it starts at once or at startAt."
+    createCampaign(
+      "The campaign and its contacts." input: CreateCampaignInput!
+      "Any string: a retry with the same key and input within 24 hours answers the first campaign again."
+      idempotencyKey: String
+    ): Campaign!
+    "Pauses a running campaign: calls under way finish, no new ones start; refused (CONFLICT) from any other status."
     pauseCampaign(id: ID!): Campaign!
+    "Resumes a paused campaign."
     resumeCampaign(id: ID!): Campaign!
+    "Cancels a campaign: contacts not yet called are cancelled."
     cancelCampaign(id: ID!): Campaign!
     "A new delivery of the same event to the agent's current webhook (CONFLICT without one)."
     redeliverWebhook(agentId: ID!, deliveryId: ID!): WebhookDelivery!
     "Every event of the agent whose delivery failed in the range, delivered again once."
-    redeliverFailedWebhooks(agentId: ID!, input: RedeliverFailedInput!): BulkRedelivery!
+    redeliverFailedWebhooks(agentId: ID!, "Which failed deliveries." input: RedeliverFailedInput!): BulkRedelivery!
     "A sample CALL_ENDED for this agent, sent to its webhook with test: true in data.metadata."
     sendWebhookTest(agentId: ID!): WebhookDelivery!
   }
 
+  "Live updates over graphql-ws; each event is the resource as its read answers it."
   type Subscription {
     "The call after each of its transitions, in order: one call, one agent's, one campaign's, or the account's."
     callStatusChanged(callId: ID, agentId: ID, campaignId: ID): Call!

@@ -27,8 +27,12 @@ import { withRecordingUrl, withRecordingUrls } from '../recordings/links';
 import { me } from './me';
 import { named, type Operation, rpcOperation, type Unnamed } from './operation';
 
-const ById = z.object({ id: Uuid });
-const ByVersion = ById.extend({ version_id: Uuid });
+/** The resource an operation acts on; its description is its GraphQL argument's. */
+const byId = (what: string) => z.object({ id: Uuid.describe(`The ${what}\u2019s id`) });
+const ByAgent = byId('agent');
+const ByCall = byId('call');
+const ByCampaign = byId('campaign');
+const ByVersion = ByAgent.extend({ version_id: Uuid.describe('The prompt version\u2019s id') });
 const agentOf = ({ id }: { id: string }) => ({ agent_id: id });
 const campaignOf = ({ id }: { id: string }) => ({ campaign_id: id });
 
@@ -86,7 +90,7 @@ export const OPERATIONS = named({
   'agents.get': rpcOperation({
     graphql: 'Query.agent',
     scope: 'agents:read',
-    input: ById,
+    input: ByAgent,
     contract: AGENT.get,
     toRequest: agentOf,
   }),
@@ -100,49 +104,50 @@ export const OPERATIONS = named({
   'agents.update': rpcOperation({
     graphql: 'Mutation.updateAgent',
     scope: 'agents:write',
-    input: ById.extend(UpdateAgentBody.shape),
+    // extend() keeps the fields' descriptions, not the object's: GraphQL's UpdateAgentInput shows it.
+    input: ByAgent.extend(UpdateAgentBody.shape).describe(UpdateAgentBody.description ?? ''),
     contract: AGENT.update,
     toRequest: ({ id, ...changes }) => ({ agent_id: id, changes }),
   }),
   'agents.delete': rpcOperation({
     graphql: 'Mutation.deleteAgent',
     scope: 'agents:write',
-    input: ById,
+    input: ByAgent,
     contract: AGENT.delete,
     toRequest: agentOf,
   }),
   'agents.prompt': rpcOperation({
     graphql: 'Query.agentPrompt',
     scope: 'agents:read',
-    input: ById,
+    input: ByAgent,
     contract: AGENT.getPrompt,
     toRequest: agentOf,
   }),
   'agents.saveInstructions': rpcOperation({
     graphql: 'Mutation.saveAgentInstructions',
     scope: 'agents:write',
-    input: ById.extend(SaveInstructionsBody.shape),
+    input: ByAgent.extend(SaveInstructionsBody.shape),
     contract: AGENT.saveInstructions,
     toRequest: ({ id, ...body }) => ({ agent_id: id, ...body }),
   }),
   'agents.versions.list': rpcOperation({
     graphql: 'Agent.promptVersions',
     scope: 'agents:read',
-    input: ById.extend(PageQuery.shape),
+    input: ByAgent.extend(PageQuery.shape),
     contract: AGENT.listPromptVersions,
     toRequest: ({ id, ...page }) => ({ agent_id: id, ...page }),
   }),
   'agents.versions.save': rpcOperation({
     graphql: 'Mutation.savePromptVersion',
     scope: 'agents:write',
-    input: ById.extend(SavePromptVersionBody.shape),
+    input: ByAgent.extend(SavePromptVersionBody.shape),
     contract: AGENT.savePromptVersion,
     toRequest: ({ id, ...body }) => ({ agent_id: id, ...body }),
   }),
   'agents.versions.status': rpcOperation({
     graphql: 'Agent.promptVersionStatus',
     scope: 'agents:read',
-    input: ById,
+    input: ByAgent,
     contract: AGENT.promptVersionStatus,
     toRequest: agentOf,
   }),
@@ -163,7 +168,7 @@ export const OPERATIONS = named({
   'agents.webhookDeliveries': rpcOperation({
     graphql: 'Agent.webhookDeliveries',
     scope: 'agents:read',
-    input: ById.extend(PageQuery.shape),
+    input: ByAgent.extend(PageQuery.shape),
     contract: WEBHOOK.listDeliveries,
     toRequest: ({ id, ...page }) => ({ agent_id: id, ...page }),
   }),
@@ -171,21 +176,21 @@ export const OPERATIONS = named({
   'webhooks.redeliver': rpcOperation({
     graphql: 'Mutation.redeliverWebhook',
     scope: 'agents:write',
-    input: ById.extend({ delivery_id: Uuid }),
+    input: ByAgent.extend({ delivery_id: Uuid.describe('The delivery to send again') }),
     contract: WEBHOOK.redeliver,
     toRequest: ({ id, delivery_id }) => ({ agent_id: id, delivery_id }),
   }),
   'webhooks.redeliverFailed': rpcOperation({
     graphql: 'Mutation.redeliverFailedWebhooks',
     scope: 'agents:write',
-    input: ById.extend(BulkRedeliverShape).superRefine(boundedRange),
+    input: ByAgent.extend(BulkRedeliverShape).superRefine(boundedRange),
     contract: WEBHOOK.redeliverFailed,
     toRequest: ({ id, ...body }) => ({ agent_id: id, ...body }),
   }),
   'webhooks.sendTest': rpcOperation({
     graphql: 'Mutation.sendWebhookTest',
     scope: 'agents:write',
-    input: ById,
+    input: ByAgent,
     contract: WEBHOOK.sendTest,
     toRequest: agentOf,
   }),
@@ -209,7 +214,7 @@ export const OPERATIONS = named({
   'calls.get': rpcOperation({
     graphql: 'Query.call',
     scope: 'calls:read',
-    input: ById,
+    input: ByCall,
     contract: CALL.get,
     toRequest: ({ id }) => ({ call_id: id }),
     transform: (call, { recordings }) => withRecordingUrl(call, recordings),
@@ -233,35 +238,35 @@ export const OPERATIONS = named({
   'campaigns.get': rpcOperation({
     graphql: 'Query.campaign',
     scope: 'campaigns:read',
-    input: ById,
+    input: ByCampaign,
     contract: CAMPAIGN.get,
     toRequest: campaignOf,
   }),
   'campaigns.pause': rpcOperation({
     graphql: 'Mutation.pauseCampaign',
     scope: 'campaigns:write',
-    input: ById,
+    input: ByCampaign,
     contract: CAMPAIGN.pause,
     toRequest: campaignOf,
   }),
   'campaigns.resume': rpcOperation({
     graphql: 'Mutation.resumeCampaign',
     scope: 'campaigns:write',
-    input: ById,
+    input: ByCampaign,
     contract: CAMPAIGN.resume,
     toRequest: campaignOf,
   }),
   'campaigns.cancel': rpcOperation({
     graphql: 'Mutation.cancelCampaign',
     scope: 'campaigns:write',
-    input: ById,
+    input: ByCampaign,
     contract: CAMPAIGN.cancel,
     toRequest: campaignOf,
   }),
   'campaigns.contacts': rpcOperation({
     graphql: 'Campaign.contacts',
     scope: 'campaigns:read',
-    input: ById.extend(ListContactsQuery.shape),
+    input: ByCampaign.extend(ListContactsQuery.shape),
     contract: CAMPAIGN.listContacts,
     toRequest: ({ id, ...query }) => ({ campaign_id: id, ...query }),
   }),

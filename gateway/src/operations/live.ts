@@ -26,11 +26,11 @@ export interface LiveOperation<K extends LiveKind = LiveKind, I extends z.ZodTyp
 }
 
 export const CallStatusFilter = z.object({
-  id: Uuid.optional(),
-  agent_id: Uuid.optional(),
-  campaign_id: Uuid.optional(),
+  id: Uuid.optional().describe('Only this call'),
+  agent_id: Uuid.optional().describe('Only calls of this agent'),
+  campaign_id: Uuid.optional().describe('Only calls of this campaign'),
 });
-export const CampaignProgressFilter = z.object({ id: Uuid });
+export const CampaignProgressFilter = z.object({ id: Uuid.describe('The campaign to follow') });
 
 const liveOperation = <K extends LiveKind, I extends z.ZodType>(op: LiveOperation<K, I>) => op;
 

@@ -19,7 +19,7 @@ export const Me = z
       })
       .describe('The key itself'),
   })
-  .meta({ id: 'Me' });
+  .meta({ id: 'Me', description: 'The calling API key: its account and scopes (beyond the spec)' });
 export type Me = z.infer<typeof Me>;
 
 /** Beyond the spec: which account and scopes the calling key carries. Any valid key may ask. */

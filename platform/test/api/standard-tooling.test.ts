@@ -5,8 +5,14 @@ import { infraModes } from '@voice/shared/testing';
 import { EventSource } from 'eventsource';
 import {
   buildClientSchema,
+  type GraphQLSchema,
   getIntrospectionQuery,
   type IntrospectionQuery,
+  isEnumType,
+  isInputObjectType,
+  isInterfaceType,
+  isObjectType,
+  isSpecifiedScalarType,
   parse,
   printSchema,
 } from 'graphql';
@@ -32,6 +38,30 @@ const FROM = '+14155550100';
 interface GraphQLBody {
   data?: Record<string, unknown> | null;
   errors?: { message: string; extensions?: Record<string, unknown> }[];
+}
+
+/**
+ * Every type, field, argument and enum value of a schema (GraphQL's own introspection types and
+ * built-in scalars aside) that has no description, by its schema coordinate.
+ */
+function undescribed(schema: GraphQLSchema): string[] {
+  const missing: string[] = [];
+  const check = (coordinate: string, description: string | null | undefined) => {
+    if (!description?.trim()) missing.push(coordinate);
+  };
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (type.name.startsWith('__') || isSpecifiedScalarType(type)) continue;
+    check(type.name, type.description);
+    if (isEnumType(type))
+      for (const value of type.getValues()) check(`${type.name}.${value.name}`, value.description);
+    if (isObjectType(type) || isInterfaceType(type) || isInputObjectType(type))
+      for (const field of Object.values(type.getFields())) {
+        check(`${type.name}.${field.name}`, field.description);
+        for (const arg of 'args' in field ? field.args : [])
+          check(`${type.name}.${field.name}(${arg.name}:)`, arg.description);
+      }
+  }
+  return missing;
 }
 
 /** A client schema from an introspection answer: throws unless it is complete and valid. */
@@ -111,6 +141,17 @@ describe.each(infraModes())('standard GraphQL and tRPC tooling (%s)', (mode) => 
     const overSocket = await runOnce(open.client, getIntrospectionQuery(FULL));
     expect(overSocket.errors).toBeUndefined();
     expect(printSchema(clientSchema(overSocket.data))).toBe(printSchema(overHttp));
+  });
+
+  it('describes every type, field, argument and enum value it serves', async () => {
+    const res = await api<GraphQLBody>(t.url, 'POST', '/graphql', {
+      body: { query: getIntrospectionQuery(FULL) },
+    });
+    expect(res.body.errors).toBeUndefined();
+    const schema = clientSchema(res.body.data);
+    // Some of each kind are there to check (a walk that found none would pass on any schema).
+    expect(Object.keys(schema.getTypeMap()).length).toBeGreaterThan(50);
+    expect(undescribed(schema)).toEqual([]);
   });
 
   it('reads the key of a graphql-ws connection_init in any case, at the top level or under headers', async () => {

@@ -32,22 +32,33 @@ export const Sentiment = z.enum(['positive', 'neutral', 'negative']);
 
 export const TranscriptEntry = z
   .object({
-    role: z.enum(['agent', 'user']),
-    content: z.string(),
-    timestamp: z.string().regex(/^\d{2}:\d{2}:\d{2}$/),
+    role: z.enum(['agent', 'user']).describe('Who spoke: the agent or the person called'),
+    content: z.string().describe('What was said'),
+    timestamp: z
+      .string()
+      .regex(/^\d{2}:\d{2}:\d{2}$/)
+      .describe('UTC clock time (HH:MM:SS) the line began'),
   })
-  .meta({ id: 'TranscriptEntry' });
+  .meta({ id: 'TranscriptEntry', description: 'One line of a call\u2019s conversation' });
 
 export const DetailsCollection = z
   .object({
-    status: z.enum(DETAILS_STATUSES),
-    score: z.number(),
-    collected_details: z.array(z.string()),
-    collected_values: JsonObject,
+    status: z
+      .enum(DETAILS_STATUSES)
+      .describe('`complete`: every required detail collected; `partial`: some; `none`: none'),
+    score: z.number().describe('Share of the details collected, from 0 to 1'),
+    collected_details: z.array(z.string()).describe('Names of the details collected'),
+    collected_values: JsonObject.describe('The collected values, by detail name'),
   })
-  .meta({ id: 'DetailsCollection' });
+  .meta({
+    id: 'DetailsCollection',
+    description: 'What the agent collected of the details its agent type asks for',
+  });
 
-export const AgentRef = z.object({ id: Uuid, name: z.string() });
+export const AgentRef = z.object({
+  id: Uuid.describe('The agent\u2019s id'),
+  name: z.string().describe('Its name when the call was placed'),
+});
 
 export const CARRIERS = ['simulated', 'sip'] as const;
 export const Carrier = z.enum(CARRIERS);
@@ -109,19 +120,21 @@ export type CallTelephony = z.infer<typeof CallTelephony>;
 /** The call record: spec 2.2 and 2.3 plus the webhook payload's fields (docs/api-guide.md, "Calls"). */
 export const Call = z
   .object({
-    id: Uuid,
-    session_id: Uuid,
-    status: CallStatus,
-    phone_number: E164,
-    source_number: E164,
-    direction: z.literal('outbound'),
-    agent: AgentRef,
-    agent_id: Uuid,
-    agent_type: z.string(),
-    user_id: z.string(),
-    campaign_id: Uuid.nullable(),
-    metadata: JsonObject.nullable(),
-    created_at: DateTime,
+    id: Uuid.describe('The call\u2019s id'),
+    session_id: Uuid.describe('The same as id (the name webhooks use)'),
+    status: CallStatus.describe(
+      'initializing, ringing, in_progress, then one outcome: completed, no_answer, failed, voicemail or busy',
+    ),
+    phone_number: E164.describe('The number called (E.164)'),
+    source_number: E164.describe('The number the call was placed from (E.164)'),
+    direction: z.literal('outbound').describe('Always `outbound`'),
+    agent: AgentRef.describe('The agent as it was when the call was placed'),
+    agent_id: Uuid.describe('The agent that made the call'),
+    agent_type: z.string().describe('That agent\u2019s type when the call was placed'),
+    user_id: z.string().describe('The account the call belongs to'),
+    campaign_id: Uuid.nullable().describe('The campaign that placed the call; null for a single call'),
+    metadata: JsonObject.nullable().describe('The metadata the call was placed with; null without any'),
+    created_at: DateTime.describe('When the call was requested'),
     started_at: DateTime.nullable().describe('When the call was accepted (wall clock)'),
     answered_at: DateTime.nullable().describe(
       'When the call was picked up (by a person, or a voicemail machine); null if it never was',
@@ -155,19 +168,23 @@ export const Call = z
       'positive, neutral or negative; `neutral` when there was no conversation (not answered, voicemail, or ' +
         'not ended yet)',
     ),
-    call_summary: z.string().nullable(),
-    call_end_reason: CallEndReason.nullable(),
-    ended_by: EndedBy.nullable(),
-    details_collection: DetailsCollection.nullable(),
-    ai_cost: z.number(),
-    telephony_cost: z.number(),
-    total_cost: z.number(),
-    cost_currency: z.literal('USD'),
-    prompt_version_id: Uuid.nullable(),
-    prompt_hash: z.string(),
+    call_summary: z.string().nullable().describe('What happened on the call; null until it ended'),
+    call_end_reason: CallEndReason.nullable().describe('Why the call ended; null until it did'),
+    ended_by: EndedBy.nullable().describe('Who ended the call; null until it ended'),
+    details_collection: DetailsCollection.nullable().describe(
+      'What the agent collected; null until the call ended',
+    ),
+    ai_cost: z.number().describe('Cost of the agent\u2019s model for this call'),
+    telephony_cost: z.number().describe('Cost of carrying the call'),
+    total_cost: z.number().describe('ai_cost plus telephony_cost'),
+    cost_currency: z.literal('USD').describe('Currency of the costs: always `USD`'),
+    prompt_version_id: Uuid.nullable().describe(
+      'The active prompt version when the agent called with exactly its prompt; else null',
+    ),
+    prompt_hash: z.string().describe('Hash of the exact prompt the agent called with'),
     telephony: CallTelephony,
   })
-  .meta({ id: 'Call' });
+  .meta({ id: 'Call', description: 'One outbound call placed by an agent, with its outcome once ended' });
 export type Call = z.infer<typeof Call>;
 
 /** Metadata travels with the call everywhere (records, webhooks, exports): bounded like a provider's. */
@@ -179,20 +196,22 @@ const CallMetadata = JsonObject.refine(
 
 export const MakeCallBody = z
   .object({
-    agent_id: Uuid,
-    source_number: E164,
-    phone_number: E164,
-    metadata: CallMetadata.nullable().optional(),
+    agent_id: Uuid.describe('The agent that makes the call'),
+    source_number: E164.describe('The number to call from (E.164)'),
+    phone_number: E164.describe('The number to call (E.164)'),
+    metadata: CallMetadata.nullable()
+      .optional()
+      .describe('Any JSON object (at most 16 KiB), kept with the call and sent in its webhook'),
   })
-  .meta({ id: 'MakeCall' });
+  .meta({ id: 'MakeCall', description: 'A call to place now' });
 export type MakeCallBody = z.infer<typeof MakeCallBody>;
 
 export const CallFilters = z.object({
-  status: CallStatus.optional(),
-  agent_id: Uuid.optional(),
-  campaign_id: Uuid.optional(),
-  from: z.iso.datetime({ offset: true }).optional(),
-  to: z.iso.datetime({ offset: true }).optional(),
+  status: CallStatus.optional().describe('Only calls in this status'),
+  agent_id: Uuid.optional().describe('Only calls of this agent'),
+  campaign_id: Uuid.optional().describe('Only calls of this campaign'),
+  from: z.iso.datetime({ offset: true }).optional().describe('Only calls created at or after this time'),
+  to: z.iso.datetime({ offset: true }).optional().describe('Only calls created before this time'),
 });
 export type CallFilters = z.infer<typeof CallFilters>;
 

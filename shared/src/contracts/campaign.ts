@@ -47,7 +47,7 @@ export const RetryConfig = z
       .default(300)
       .describe('Wait after a retryable outcome before the contact is dialed again'),
   })
-  .meta({ id: 'RetryConfig' });
+  .meta({ id: 'RetryConfig', description: 'When and how often a contact is dialed again' });
 export type RetryConfig = z.infer<typeof RetryConfig>;
 
 const SourceNumber = E164.meta({
@@ -57,39 +57,39 @@ const SourceNumber = E164.meta({
 
 export const CampaignCounts = z
   .object({
-    total: z.number().int(),
-    pending: z.number().int(),
-    in_progress: z.number().int(),
-    completed: z.number().int(),
-    no_answer: z.number().int(),
-    failed: z.number().int(),
-    voicemail: z.number().int(),
-    busy: z.number().int(),
-    skipped: z.number().int(),
-    cancelled: z.number().int(),
+    total: z.number().int().describe('Contacts submitted'),
+    pending: z.number().int().describe('Contacts waiting for a call (or a retry)'),
+    in_progress: z.number().int().describe('Contacts on a call now'),
+    completed: z.number().int().describe('Contacts whose last call completed'),
+    no_answer: z.number().int().describe('Contacts whose last call was not answered'),
+    failed: z.number().int().describe('Contacts whose last call failed, or that failed without a call'),
+    voicemail: z.number().int().describe('Contacts whose last call reached voicemail'),
+    busy: z.number().int().describe('Contacts whose last call was busy'),
+    skipped: z.number().int().describe('Contacts never dialed (missing, invalid or duplicate number)'),
+    cancelled: z.number().int().describe('Contacts not dialed because the campaign was cancelled'),
   })
-  .meta({ id: 'CampaignCounts' });
+  .meta({ id: 'CampaignCounts', description: 'A campaign\u2019s contacts by state' });
 export type CampaignCounts = z.infer<typeof CampaignCounts>;
 
 export const Campaign = z
   .object({
-    id: Uuid,
-    name: z.string(),
-    agent_id: Uuid,
+    id: Uuid.describe('The campaign\u2019s id'),
+    name: z.string().describe('Display name'),
+    agent_id: Uuid.describe('The agent that makes its calls'),
     phone_number: SourceNumber,
-    phone_column: z.string(),
-    max_concurrent_calls: z.number().int(),
-    retry_config: RetryConfig.nullable(),
+    phone_column: z.string().describe('The key of each contact that holds the number to dial'),
+    max_concurrent_calls: z.number().int().describe('Most of its calls that are not final at any moment'),
+    retry_config: RetryConfig.nullable().describe('Its retry rules; null when contacts are dialed once'),
     status: CampaignStatus.describe(
       'preparing (a large list still being checked for duplicates; then scheduled or running on its own), scheduled, running, paused, completed or cancelled',
     ),
     counts: CampaignCounts.describe('Contacts per state; total = the contacts submitted'),
-    start_at: DateTime.nullable(),
-    created_at: DateTime,
-    started_at: DateTime.nullable(),
-    finished_at: DateTime.nullable(),
+    start_at: DateTime.nullable().describe('When a scheduled campaign starts; null to start at once'),
+    created_at: DateTime.describe('When it was created'),
+    started_at: DateTime.nullable().describe('When it started calling; null until then'),
+    finished_at: DateTime.nullable().describe('When it completed or was cancelled; null until then'),
   })
-  .meta({ id: 'Campaign' });
+  .meta({ id: 'Campaign', description: 'A list of contacts an agent calls, a few at a time' });
 export type Campaign = z.infer<typeof Campaign>;
 
 /** A contact row: flat, so each value is a scalar. Size is bounded by the body limit. */
@@ -105,8 +105,8 @@ export type ContactRow = z.infer<typeof ContactRow>;
 
 /** Everything of a create except the contacts: what the campaign service stores first (a draft). */
 export const CampaignSettings = z.object({
-  name: nameText(100),
-  agent_id: Uuid,
+  name: nameText(100).describe('Display name'),
+  agent_id: Uuid.describe('The agent that makes its calls'),
   phone_number: SourceNumber,
   phone_column: z
     .string()
@@ -121,7 +121,7 @@ export const CampaignSettings = z.object({
     .max(MAX_CONCURRENT_CALLS_MAX)
     .default(1)
     .describe('Most calls of this campaign that are not final at any moment'),
-  retry_config: RetryConfig.optional(),
+  retry_config: RetryConfig.optional().describe('Retry rules; without them each contact is dialed once'),
   start_at: DateTime.optional().describe('Start later: the campaign is scheduled until then'),
 });
 export type CampaignSettings = z.infer<typeof CampaignSettings>;
@@ -142,7 +142,7 @@ export const CreateCampaignBody = CampaignSettings.extend({
   start_at: FutureDateTime.optional().describe(
     'ISO 8601 with offset, in the future: the campaign is scheduled until then',
   ),
-}).meta({ id: 'CreateCampaign' });
+}).meta({ id: 'CreateCampaign', description: 'A new campaign and its contacts' });
 export type CreateCampaignBody = z.infer<typeof CreateCampaignBody>;
 
 export const CONTACT_STATES = [
@@ -165,27 +165,31 @@ export type SkipReason = z.infer<typeof SkipReason>;
 
 export const CampaignContact = z
   .object({
-    id: Uuid,
-    campaign_id: Uuid,
+    id: Uuid.describe('The contact\u2019s id'),
+    campaign_id: Uuid.describe('Its campaign'),
     position: z.number().int().describe('Index of the contact in the submitted list, from 0'),
     phone_number: z.string().nullable().describe('The phone_column value as sent (null when missing)'),
     data: JsonObject.describe('The contact\u2019s other keys, sent to the agent as metadata.contact'),
-    state: ContactState,
-    attempts: z.number().int(),
+    state: ContactState.describe('Where the contact is: waiting, on a call, or its final outcome'),
+    attempts: z.number().int().describe('Calls placed for it so far'),
     call_ids: z.array(Uuid).describe('Every call placed for this contact, oldest first'),
-    skip_reason: SkipReason.nullable(),
+    skip_reason: SkipReason.nullable().describe('Why it was skipped; null unless skipped'),
     failure_reason: z
       .string()
       .nullable()
       .describe('Why the contact failed without a call outcome (e.g. its agent was deleted)'),
     next_attempt_at: DateTime.nullable().describe('When a retry is due (pending contacts only)'),
-    updated_at: DateTime,
+    updated_at: DateTime.describe('When it last changed'),
   })
-  .meta({ id: 'CampaignContact' });
+  .meta({ id: 'CampaignContact', description: 'One contact of a campaign and how calling it went' });
 export type CampaignContact = z.infer<typeof CampaignContact>;
 
-export const ListCampaignsQuery = PageQuery.extend({ status: CampaignStatus.optional() });
-export const ListContactsQuery = PageQuery.extend({ status: ContactState.optional() });
+export const ListCampaignsQuery = PageQuery.extend({
+  status: CampaignStatus.optional().describe('Only campaigns in this status'),
+});
+export const ListContactsQuery = PageQuery.extend({
+  status: ContactState.optional().describe('Only contacts in this state'),
+});
 
 /** Internal: one chunk of a create's contacts; `offset` is the position of its first contact. */
 export const AddContactsRequest = z.object({

@@ -48,12 +48,12 @@ export type PageQuery = z.infer<typeof PageQuery>;
 
 export function Page<T extends z.ZodType>(item: T) {
   return z.object({
-    items: z.array(item),
-    page: z.number().int(),
-    page_size: z.number().int(),
-    total: z.number().int(),
-    total_pages: z.number().int(),
-    has_more: z.boolean(),
+    items: z.array(item).describe('The items of this page, in list order'),
+    page: z.number().int().describe('This page\u2019s number, from 1'),
+    page_size: z.number().int().describe('Items per page, as asked for'),
+    total: z.number().int().describe('Items in the whole list'),
+    total_pages: z.number().int().describe('Pages in the whole list at this page size'),
+    has_more: z.boolean().describe('Whether a later page has items'),
   });
 }
 export interface PageOf<T> {

@@ -71,32 +71,32 @@ export const DeliveryStatus = z.enum(DELIVERY_STATUSES);
 
 export const DeliveryAttempt = z
   .object({
-    attempt: z.number().int(),
-    started_at: DateTime,
-    duration_ms: z.number().int(),
-    status_code: z.number().int().nullable(),
-    error: z.string().nullable(),
-    succeeded: z.boolean(),
+    attempt: z.number().int().describe('Its number, from 1'),
+    started_at: DateTime.describe('When the request was sent'),
+    duration_ms: z.number().int().describe('How long it took, in milliseconds'),
+    status_code: z.number().int().nullable().describe('Your server\u2019s HTTP status; null when none came'),
+    error: z.string().nullable().describe('Why it failed without a status (timeout, refused); else null'),
+    succeeded: z.boolean().describe('Whether your server answered 2xx'),
   })
-  .meta({ id: 'DeliveryAttempt' });
+  .meta({ id: 'DeliveryAttempt', description: 'One HTTP request of a webhook delivery' });
 
 export const WebhookDelivery = z
   .object({
-    id: Uuid,
-    agent_id: Uuid,
-    event_id: Uuid,
-    event: z.literal('CALL_ENDED'),
-    session_id: z.string(),
-    url: z.string(),
-    status: DeliveryStatus,
-    attempts: z.array(DeliveryAttempt),
-    next_attempt_at: DateTime.nullable(),
-    redelivery_of: Uuid.nullable(),
-    test: z.boolean(),
-    created_at: DateTime,
-    completed_at: DateTime.nullable(),
+    id: Uuid.describe('The delivery\u2019s id (X-Service-Delivery-Id)'),
+    agent_id: Uuid.describe('The agent whose event it is'),
+    event_id: Uuid.describe('The event (X-Service-Event-Id): the same for every delivery of it'),
+    event: z.literal('CALL_ENDED').describe('The kind of event'),
+    session_id: z.string().describe('The call the event is about'),
+    url: z.string().describe('Where it is sent'),
+    status: DeliveryStatus.describe('pending, delivering, succeeded, or failed once its attempts ran out'),
+    attempts: z.array(DeliveryAttempt).describe('Its attempts so far, in order'),
+    next_attempt_at: DateTime.nullable().describe('When the next attempt is due; null when none is'),
+    redelivery_of: Uuid.nullable().describe('The delivery it repeats; null for a first delivery'),
+    test: z.boolean().describe('Whether it carries a test event'),
+    created_at: DateTime.describe('When it was created'),
+    completed_at: DateTime.nullable().describe('When it succeeded or failed for good; null until then'),
   })
-  .meta({ id: 'WebhookDelivery' });
+  .meta({ id: 'WebhookDelivery', description: 'One delivery of an event to an agent\u2019s webhook' });
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 
 /** Most redeliveries one bulk request queues; `has_more` tells the caller to ask again. */
@@ -150,8 +150,16 @@ export const BulkRedelivery = z
       .boolean()
       .describe('More failed events in the range were left for another request (same body)'),
     deliveries: z
-      .array(z.object({ id: Uuid, redelivery_of: Uuid, event_id: Uuid }))
+      .array(
+        z
+          .object({
+            id: Uuid.describe('The new delivery'),
+            redelivery_of: Uuid.describe('The failed delivery it repeats'),
+            event_id: Uuid.describe('The event delivered'),
+          })
+          .describe('A delivery queued by a bulk redelivery'),
+      )
       .describe('The new deliveries (pending), each naming the failed delivery it repeats'),
   })
-  .meta({ id: 'BulkRedelivery' });
+  .meta({ id: 'BulkRedelivery', description: 'What a bulk redelivery queued' });
 export type BulkRedelivery = z.infer<typeof BulkRedelivery>;
