@@ -36,7 +36,10 @@ function nest(flat: Record<string, unknown>): Record<string, unknown> {
   for (const [path, procedure] of Object.entries(flat)) {
     const parts = path.split('.');
     let node = root;
-    for (const part of parts.slice(0, -1)) node = (node[part] ??= {}) as Record<string, unknown>;
+    for (const part of parts.slice(0, -1)) {
+      node[part] ??= {};
+      node = node[part] as Record<string, unknown>;
+    }
     node[parts.at(-1)!] = procedure;
   }
   return root;
