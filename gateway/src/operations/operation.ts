@@ -75,8 +75,12 @@ export function named<T extends Record<string, { scope: Access }>>(
 }
 
 /** An operation that is one bus call: the input mapped to the contract's request, the reply adjusted. */
-export function rpcOperation<I extends z.ZodType, C extends RpcContract>(spec: {
-  graphql: Operation['graphql'];
+export function rpcOperation<
+  I extends z.ZodType,
+  C extends RpcContract,
+  G extends Operation['graphql'] = Operation['graphql'],
+>(spec: {
+  graphql: G;
   scope: Access;
   input: I;
   contract: C;
@@ -84,7 +88,7 @@ export function rpcOperation<I extends z.ZodType, C extends RpcContract>(spec: {
   /** Adjusts the service's answer (signing recording links), as REST does. */
   transform?: (data: z.output<C['reply']>, deps: GatewayDeps) => z.output<C['reply']>;
   idempotent?: boolean;
-}): Unnamed<Operation<I, z.output<C['reply']>>> {
+}): Unnamed<Operation<I, z.output<C['reply']>>> & { graphql: G } {
   const { contract, toRequest, transform, ...rest } = spec;
   return {
     ...rest,
