@@ -16,7 +16,10 @@ import {
   SKIP_REASONS,
   WEBHOOK_EVENT_KINDS,
 } from '@voice/shared';
+import { OPERATIONS, type OperationName } from '../operations/catalogue';
+import { type Args, plainArgs, present } from '../operations/graphql-args';
 import { LIVE_OPERATIONS, openLive } from '../operations/live';
+import type { AnyOperation } from '../operations/operation';
 import { withRecordingUrl } from '../recordings/links';
 import { type GraphQLContext, run } from './context';
 import { DateTimeScalar, JsonScalar } from './scalars';
@@ -39,34 +42,44 @@ function callPayload(
   return payload;
 }
 
-type Args = Record<string, unknown>;
-type Resolver<S = unknown> = (source: S, args: Args, ctx: GraphQLContext) => unknown;
-
-const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+type Resolver = (parent: unknown, args: Args, ctx: GraphQLContext) => unknown;
+type FieldOwner = AnyOperation['graphql'] extends `${infer T}.${string}` ? T : never;
 
 /**
- * A GraphQL input as the operation takes it: keys in snake_case, recursing only into the nested
- * inputs named (never into JSON values such as metadata or contact rows, which are the client's).
- * Null stays null (it means "remove" on update); absent stays absent.
+ * The resolvers of the catalogue's fields (gateway/src/operations): each runs its operation with
+ * the input its entry makes from the arguments (and, for a field of a resource, that resource),
+ * an idempotency key when the field takes one, and answers what the entry makes of the result.
  */
-function snakeKeys(input: unknown, nested: readonly string[] = []): Args {
-  const out: Args = {};
-  for (const [key, value] of Object.entries((input ?? {}) as Args)) {
-    out[snake(key)] = nested.includes(key) && value && typeof value === 'object' ? snakeKeys(value) : value;
+function operationResolvers(): Record<FieldOwner, Record<string, Resolver>> {
+  const byType: Record<FieldOwner, Record<string, Resolver>> = {
+    Query: {},
+    Mutation: {},
+    Agent: {},
+    Campaign: {},
+  };
+  for (const op of Object.values(OPERATIONS) as AnyOperation[]) {
+    const [type, field] = op.graphql.split('.') as [FieldOwner, string];
+    const toInput = op.graphqlArgs ?? plainArgs;
+    const toResult = op.graphqlResult as ((answer: unknown) => unknown) | undefined;
+    byType[type][field] = async (parent, args, ctx) => {
+      const { idempotencyKey, ...rest } = args;
+      const answer = await run(
+        ctx,
+        op.name as OperationName,
+        toInput(rest, parent as { id: string }),
+        idempotencyKey as string | null | undefined,
+      );
+      return toResult ? toResult(answer) : answer;
+    };
   }
-  return out;
+  return byType;
 }
 
-/** Arguments with a value (GraphQL null for an optional filter means "no filter"). */
-function present(args: Args): Args {
-  return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null && v !== undefined));
-}
+const generated = operationResolvers();
 
 /** The GraphQL enum UPPER_CASE names over the values the records carry (`agents:read` is AGENTS_READ). */
 const enumOf = (values: readonly string[]) =>
   Object.fromEntries(values.map((v) => [v.toUpperCase().replace(/[^A-Z0-9_]/g, '_'), v]));
-
-const pageArgs = (args: Args) => present({ page: args.page, page_size: args.pageSize });
 
 export const resolvers = {
   DateTime: DateTimeScalar,
@@ -91,59 +104,8 @@ export const resolvers = {
   Plan: enumOf(PLANS),
   Scope: enumOf(SCOPES),
 
-  Query: {
-    industries: (_s, _a, ctx) => run(ctx, 'discovery.industries', {}),
-    agentTypes: (_s, args, ctx) => run(ctx, 'discovery.agentTypes', { industry: args.industry }),
-    voices: (_s, _a, ctx) => run(ctx, 'discovery.voices', {}),
-    languages: (_s, _a, ctx) => run(ctx, 'discovery.languages', {}),
-    aiModels: (_s, _a, ctx) => run(ctx, 'discovery.aiModels', {}),
-    me: (_s, _a, ctx) => run(ctx, 'me', {}),
-    agents: (_s, args, ctx) => run(ctx, 'agents.list', pageArgs(args)),
-    agent: (_s, { id }, ctx) => run(ctx, 'agents.get', { id }),
-    agentPrompt: (_s, { id }, ctx) => run(ctx, 'agents.prompt', { id }),
-    calls: (_s, args, ctx) =>
-      run(ctx, 'calls.list', {
-        ...pageArgs(args),
-        ...present({ status: args.status, agent_id: args.agentId, campaign_id: args.campaignId }),
-        ...present({ from: args.from, to: args.to }),
-      }),
-    call: (_s, { id }, ctx) => run(ctx, 'calls.get', { id }),
-    campaigns: (_s, args, ctx) =>
-      run(ctx, 'campaigns.list', { ...pageArgs(args), ...present({ status: args.status }) }),
-    campaign: (_s, { id }, ctx) => run(ctx, 'campaigns.get', { id }),
-  } satisfies Record<string, Resolver>,
-
-  Mutation: {
-    createAgent: (_s, { input }, ctx) => run(ctx, 'agents.create', snakeKeys(input, ['webhookConfig'])),
-    updateAgent: (_s, { id, input }, ctx) =>
-      run(ctx, 'agents.update', { ...snakeKeys(input, ['webhookConfig']), id }),
-    deleteAgent: async (_s, { id }, ctx) => (await run(ctx, 'agents.delete', { id })).deleted,
-    saveAgentInstructions: (_s, { id, instructions }, ctx) =>
-      run(ctx, 'agents.saveInstructions', { id, instructions }),
-    savePromptVersion: (_s, { agentId, label }, ctx) =>
-      run(ctx, 'agents.versions.save', present({ id: agentId, label })),
-    restorePromptVersion: (_s, { agentId, versionId }, ctx) =>
-      run(ctx, 'agents.versions.restore', { id: agentId, version_id: versionId }),
-    deletePromptVersion: async (_s, { agentId, versionId }, ctx) =>
-      (await run(ctx, 'agents.versions.delete', { id: agentId, version_id: versionId })).deleted,
-    makeCall: (_s, { input, idempotencyKey }, ctx) =>
-      run(ctx, 'calls.create', snakeKeys(input), idempotencyKey as string | null),
-    createCampaign: (_s, { input, idempotencyKey }, ctx) =>
-      run(
-        ctx,
-        'campaigns.create',
-        present(snakeKeys(input, ['retryConfig'])),
-        idempotencyKey as string | null,
-      ),
-    pauseCampaign: (_s, { id }, ctx) => run(ctx, 'campaigns.pause', { id }),
-    resumeCampaign: (_s, { id }, ctx) => run(ctx, 'campaigns.resume', { id }),
-    cancelCampaign: (_s, { id }, ctx) => run(ctx, 'campaigns.cancel', { id }),
-    redeliverWebhook: (_s, { agentId, deliveryId }, ctx) =>
-      run(ctx, 'webhooks.redeliver', { id: agentId, delivery_id: deliveryId }),
-    redeliverFailedWebhooks: (_s, { agentId, input }, ctx) =>
-      run(ctx, 'webhooks.redeliverFailed', { ...present(snakeKeys(input)), id: agentId }),
-    sendWebhookTest: (_s, { agentId }, ctx) => run(ctx, 'webhooks.sendTest', { id: agentId }),
-  } satisfies Record<string, Resolver>,
+  Query: generated.Query,
+  Mutation: generated.Mutation,
 
   Subscription: {
     callStatusChanged: {
@@ -173,20 +135,8 @@ export const resolvers = {
     agentName: (call: Call) => call.agent.name,
   },
   Campaign: {
+    ...generated.Campaign,
     agent: (campaign: Campaign, _a: Args, ctx: GraphQLContext) => ctx.agents.load(campaign.agent_id),
-    contacts: (campaign: Campaign, args: Args, ctx: GraphQLContext) =>
-      run(ctx, 'campaigns.contacts', {
-        id: campaign.id,
-        ...pageArgs(args),
-        ...present({ status: args.status }),
-      }),
   },
-  Agent: {
-    promptVersions: (agent: { id: string }, args: Args, ctx: GraphQLContext) =>
-      run(ctx, 'agents.versions.list', { id: agent.id, ...pageArgs(args) }),
-    webhookDeliveries: (agent: { id: string }, args: Args, ctx: GraphQLContext) =>
-      run(ctx, 'agents.webhookDeliveries', { id: agent.id, ...pageArgs(args) }),
-    promptVersionStatus: (agent: { id: string }, _a: Args, ctx: GraphQLContext) =>
-      run(ctx, 'agents.versions.status', { id: agent.id }),
-  },
+  Agent: generated.Agent,
 };

@@ -24,6 +24,7 @@ import {
 import { z } from 'zod';
 import { createCampaign } from '../clients/campaigns';
 import { withRecordingUrl, withRecordingUrls } from '../recordings/links';
+import { plainArgs, present, snakeKeys } from './graphql-args';
 import { me } from './me';
 import { named, type Operation, rpcOperation, type Unnamed } from './operation';
 
@@ -96,6 +97,7 @@ export const OPERATIONS = named({
   }),
   'agents.create': rpcOperation({
     graphql: 'Mutation.createAgent',
+    graphqlArgs: ({ input }) => snakeKeys(input, ['webhookConfig']),
     scope: 'agents:write',
     input: CreateAgentBody,
     contract: AGENT.create,
@@ -103,6 +105,7 @@ export const OPERATIONS = named({
   }),
   'agents.update': rpcOperation({
     graphql: 'Mutation.updateAgent',
+    graphqlArgs: ({ id, input }) => ({ ...snakeKeys(input, ['webhookConfig']), id }),
     scope: 'agents:write',
     // extend() keeps the fields' descriptions, not the object's: GraphQL's UpdateAgentInput shows it.
     input: ByAgent.extend(UpdateAgentBody.shape).describe(UpdateAgentBody.description ?? ''),
@@ -111,6 +114,7 @@ export const OPERATIONS = named({
   }),
   'agents.delete': rpcOperation({
     graphql: 'Mutation.deleteAgent',
+    graphqlResult: (answer: { deleted: boolean }) => answer.deleted,
     scope: 'agents:write',
     input: ByAgent,
     contract: AGENT.delete,
@@ -132,6 +136,7 @@ export const OPERATIONS = named({
   }),
   'agents.versions.list': rpcOperation({
     graphql: 'Agent.promptVersions',
+    graphqlArgs: (args, agent) => ({ id: agent.id, ...plainArgs(args) }),
     scope: 'agents:read',
     input: ByAgent.extend(PageQuery.shape),
     contract: AGENT.listPromptVersions,
@@ -139,6 +144,7 @@ export const OPERATIONS = named({
   }),
   'agents.versions.save': rpcOperation({
     graphql: 'Mutation.savePromptVersion',
+    graphqlArgs: ({ agentId, label }) => present({ id: agentId, label }),
     scope: 'agents:write',
     input: ByAgent.extend(SavePromptVersionBody.shape),
     contract: AGENT.savePromptVersion,
@@ -146,6 +152,7 @@ export const OPERATIONS = named({
   }),
   'agents.versions.status': rpcOperation({
     graphql: 'Agent.promptVersionStatus',
+    graphqlArgs: (_args, agent) => ({ id: agent.id }),
     scope: 'agents:read',
     input: ByAgent,
     contract: AGENT.promptVersionStatus,
@@ -153,6 +160,7 @@ export const OPERATIONS = named({
   }),
   'agents.versions.restore': rpcOperation({
     graphql: 'Mutation.restorePromptVersion',
+    graphqlArgs: ({ agentId, versionId }) => ({ id: agentId, version_id: versionId }),
     scope: 'agents:write',
     input: ByVersion,
     contract: AGENT.restorePromptVersion,
@@ -160,6 +168,8 @@ export const OPERATIONS = named({
   }),
   'agents.versions.delete': rpcOperation({
     graphql: 'Mutation.deletePromptVersion',
+    graphqlArgs: ({ agentId, versionId }) => ({ id: agentId, version_id: versionId }),
+    graphqlResult: (answer: { deleted: boolean }) => answer.deleted,
     scope: 'agents:write',
     input: ByVersion,
     contract: AGENT.deletePromptVersion,
@@ -167,6 +177,7 @@ export const OPERATIONS = named({
   }),
   'agents.webhookDeliveries': rpcOperation({
     graphql: 'Agent.webhookDeliveries',
+    graphqlArgs: (args, agent) => ({ id: agent.id, ...plainArgs(args) }),
     scope: 'agents:read',
     input: ByAgent.extend(PageQuery.shape),
     contract: WEBHOOK.listDeliveries,
@@ -175,6 +186,7 @@ export const OPERATIONS = named({
   // A webhook is part of an agent's configuration, so sending one again takes the agent write scope.
   'webhooks.redeliver': rpcOperation({
     graphql: 'Mutation.redeliverWebhook',
+    graphqlArgs: ({ agentId, deliveryId }) => ({ id: agentId, delivery_id: deliveryId }),
     scope: 'agents:write',
     input: ByAgent.extend({ delivery_id: Uuid.describe('The delivery to send again') }),
     contract: WEBHOOK.redeliver,
@@ -182,6 +194,7 @@ export const OPERATIONS = named({
   }),
   'webhooks.redeliverFailed': rpcOperation({
     graphql: 'Mutation.redeliverFailedWebhooks',
+    graphqlArgs: ({ agentId, input }) => ({ ...present(snakeKeys(input)), id: agentId }),
     scope: 'agents:write',
     input: ByAgent.extend(BulkRedeliverShape).superRefine(boundedRange),
     contract: WEBHOOK.redeliverFailed,
@@ -189,6 +202,7 @@ export const OPERATIONS = named({
   }),
   'webhooks.sendTest': rpcOperation({
     graphql: 'Mutation.sendWebhookTest',
+    graphqlArgs: ({ agentId }) => ({ id: agentId }),
     scope: 'agents:write',
     input: ByAgent,
     contract: WEBHOOK.sendTest,
@@ -196,6 +210,7 @@ export const OPERATIONS = named({
   }),
   'calls.create': rpcOperation({
     graphql: 'Mutation.makeCall',
+    graphqlArgs: ({ input }) => snakeKeys(input),
     scope: 'calls:write',
     input: MakeCallBody,
     contract: CALL.create,
@@ -221,6 +236,7 @@ export const OPERATIONS = named({
   }),
   'campaigns.create': {
     graphql: 'Mutation.createCampaign',
+    graphqlArgs: ({ input }) => present(snakeKeys(input, ['retryConfig'])),
     scope: 'campaigns:write',
     input: CreateCampaignBody,
     reply: Campaign,
@@ -265,6 +281,7 @@ export const OPERATIONS = named({
   }),
   'campaigns.contacts': rpcOperation({
     graphql: 'Campaign.contacts',
+    graphqlArgs: (args, campaign) => ({ id: campaign.id, ...plainArgs(args) }),
     scope: 'campaigns:read',
     input: ByCampaign.extend(ListContactsQuery.shape),
     contract: CAMPAIGN.listContacts,

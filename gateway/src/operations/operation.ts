@@ -10,6 +10,7 @@ import {
 import type { z } from 'zod';
 import type { GatewayDeps } from '../deps';
 import { IDEMPOTENCY_KEY, idempotent, requestHash, type StoredResponse } from '../idempotency/idempotency';
+import type { Args } from './graphql-args';
 
 /**
  * Who may run an operation: a key holding the scope, any valid key whatever its scopes (`any-key`,
@@ -46,6 +47,13 @@ export interface Operation<I extends z.ZodType = z.ZodType, O = unknown> {
   run: Run<z.output<I>, O>;
   /** Honours an idempotency key, sharing REST's store and its 24-hour window. */
   idempotent?: boolean;
+  /**
+   * Its input from its GraphQL field's arguments and, for a field of a resource, that resource;
+   * plainArgs (the arguments with a value, in snake_case) when omitted.
+   */
+  graphqlArgs?: (args: Args, parent: { id: string }) => unknown;
+  /** What its GraphQL field answers, from the operation's answer (typed where it is declared); that answer when omitted. */
+  graphqlResult?: (answer: never) => unknown;
   /**
    * For an operation whose answer is the service's reply as it came (one bus call, nothing
    * adjusted): run, answering that reply's JSON text unparsed, so REST sends it on as it came
@@ -88,6 +96,8 @@ export function rpcOperation<
   /** Adjusts the service's answer (signing recording links), as REST does. */
   transform?: (data: z.output<C['reply']>, deps: GatewayDeps) => z.output<C['reply']>;
   idempotent?: boolean;
+  graphqlArgs?: Operation['graphqlArgs'];
+  graphqlResult?: (answer: z.output<C['reply']>) => unknown;
 }): Unnamed<Operation<I, z.output<C['reply']>>> & { graphql: G } {
   const { contract, toRequest, transform, ...rest } = spec;
   return {
