@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connect } from '@nats-io/transport-node';
 import { createLogger, type Logger, type MigrationSet, migrate, migrationsFingerprint } from '@voice/shared';
-import type { InfraMode, TestInfra } from '@voice/shared/testing';
+import { type InfraMode, processExists, type TestInfra } from '@voice/shared/testing';
 import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
 // Each package's `migrations` (also exported from its index) is taken from its own small module:
@@ -139,7 +139,7 @@ async function lockSlot(file: string): Promise<(() => Promise<void>) | undefined
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const owner = Number.parseInt(await readFile(file, 'utf8').catch(() => ''), 10);
-      if (owner > 0 && owner !== process.pid && pidAlive(owner)) return undefined;
+      if (owner > 0 && owner !== process.pid && processExists(owner)) return undefined;
       // No pid yet: its creator may be between creating and writing it, unless it is old.
       if (!(owner > 0) && (await ageMs(file)) < 10_000) return undefined;
       await rm(file, { force: true });
@@ -151,15 +151,6 @@ async function lockSlot(file: string): Promise<(() => Promise<void>) | undefined
 async function ageMs(file: string): Promise<number> {
   const info = await stat(file).catch(() => undefined);
   return info ? Date.now() - info.mtimeMs : Number.POSITIVE_INFINITY;
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function withDatabase(url: string, database: string): string {

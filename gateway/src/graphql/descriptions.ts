@@ -10,6 +10,7 @@ import {
 } from 'graphql';
 import type { z } from 'zod';
 import { OPERATIONS } from '../operations/catalogue';
+import { snake } from '../operations/graphql-args';
 import { LIVE_OPERATIONS } from '../operations/live';
 
 type Def = { type: string } & Record<string, unknown>;
@@ -56,8 +57,6 @@ export const RESOLVED = new Set([
   'Campaign.agent',
   'Campaign.contacts',
 ]);
-
-const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** The schema under its wrappers and lists: what a GraphQL named type stands for. */
 function itemOf(schema: z.ZodType): z.ZodType {

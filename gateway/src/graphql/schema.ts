@@ -1,12 +1,11 @@
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { type GraphQLFieldResolver, type GraphQLSchema, isObjectType } from 'graphql';
+import { snake } from '../operations/graphql-args';
 import type { GraphQLContext } from './context';
 import { describeFromContracts } from './descriptions';
 import { isExpected, toGraphQLError } from './errors';
 import { resolvers } from './resolvers';
 import { typeDefs } from './type-defs';
-
-const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** Fields without a resolver read the record's snake_case key: `durationSeconds` is `duration_seconds`. */
 const recordField: GraphQLFieldResolver<unknown, GraphQLContext> = (source, _args, _ctx, info) =>

@@ -1,7 +1,8 @@
 /** GraphQL arguments as the catalogue's operations take them (REST's snake_case shapes). */
 export type Args = Record<string, unknown>;
 
-const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+/** A GraphQL (camelCase) name as the records and operations spell it: `pageSize` is `page_size`. */
+export const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /**
  * A GraphQL input as the operation takes it: keys in snake_case, recursing only into the nested
