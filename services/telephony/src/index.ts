@@ -1,0 +1,2 @@
+// The telephony service: SIP signalling (src/sip) and RTP media (src/media) for real calls.
+export {};
