@@ -111,3 +111,29 @@ export function fromDatabaseError(error: unknown): AppError | undefined {
     { loc: ['body'], msg: 'A value in the request cannot be stored', type: 'invalid_value' },
   ]);
 }
+
+/**
+ * Lost or refused database connections (the server restarting, killed or full): a 503 the client
+ * may retry, never a 500. A connection code (ECONNRESET) is a database's only where the caller
+ * knows the error came from its database client.
+ */
+const DATABASE_UNAVAILABLE_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+  // admin_shutdown (also a backend whose postmaster died), crash_shutdown, cannot_connect_now
+  '57P01',
+  '57P02',
+  '57P03',
+  // too_many_connections: the server is full (max_connections); a retry later can succeed.
+  '53300',
+]);
+
+export function databaseUnavailable(error: unknown): AppError | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code !== 'string' || !DATABASE_UNAVAILABLE_CODES.has(code)) return undefined;
+  return new AppError('SERVICE_UNAVAILABLE', 'The database is unavailable');
+}

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { AppError, type ErrorCode, fromDatabaseError, isAppError } from '@voice/shared';
+import { AppError, databaseUnavailable, type ErrorCode, fromDatabaseError, isAppError } from '@voice/shared';
 import type { FastifyError } from 'fastify';
 import { issuesFor, RequestValidationError } from './validation';
 
@@ -30,20 +30,6 @@ const STATUS_CODES_TO_CATALOGUE: Record<number, ErrorCode> = {
   503: 'SERVICE_UNAVAILABLE',
   504: 'SERVICE_TIMEOUT',
 };
-
-/** Database connection failures: the gateway's own store is down, which is a 503, not a 500. */
-const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'CONNECTION_CLOSED',
-  'CONNECTION_ENDED',
-  'CONNECTION_DESTROYED',
-  'CONNECT_TIMEOUT',
-  '57P01',
-  '57P03',
-  // too_many_connections: the server is full (max_connections); a retry later can succeed.
-  '53300',
-]);
 
 /**
  * Every error, whatever its origin, as one AppError: the single place HTTP learns about failures.
@@ -76,7 +62,6 @@ export function toAppError(error: unknown, contentType: string | undefined): App
       STATUS_CODES[status] ?? 'Bad request',
     );
   }
-  if (code && UNAVAILABLE_CODES.has(code))
-    return new AppError('SERVICE_UNAVAILABLE', 'The database is unavailable');
-  return new AppError('INTERNAL');
+  // The gateway's own store (keys, idempotency) is down: a 503.
+  return databaseUnavailable(error) ?? new AppError('INTERNAL');
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { RpcContract } from '../contracts/rpc-contract';
-import { AppError, fromDatabaseError } from '../errors';
+import { AppError, databaseUnavailable, fromDatabaseError } from '../errors';
 import type { Logger } from '../log';
 import { toValidationIssues } from '../validation';
 import { type Bus, type BusHeaders, HEADER, type RequestOptions, type Subscription } from './types';
@@ -92,7 +92,7 @@ export function serveRpc<C extends RpcContract>(
       };
       const result = await handler(parsed.data as z.output<C['request']>, rpcContext).catch(
         (error: unknown) => {
-          throw fromDatabaseError(error) ?? error;
+          throw fromDatabaseError(error) ?? databaseUnavailable(error) ?? error;
         },
       );
       if (options.log.isLevelEnabled('debug'))
