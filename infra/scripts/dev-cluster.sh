@@ -30,8 +30,9 @@ run_dir="$repo_root/.data/run"
 log_file="$log_dir/cluster.log"
 pid_file="$run_dir/cluster.pid"
 
-say() { printf '[dev-cluster] %s\n' "$*"; }
-die() { printf '[dev-cluster] ERROR: %s\n' "$*" >&2; exit 1; }
+tag=dev-cluster
+# shellcheck source=lib.sh
+source "$repo_root/infra/scripts/lib.sh"
 
 alive() { kill -0 "$1" 2>/dev/null; }
 running_pid() { [[ -f "$pid_file" ]] && alive "$(cat "$pid_file")" && cat "$pid_file"; }

@@ -13,18 +13,14 @@ host="${NATS_HOST:-127.0.0.1}"
 port="${NATS_PORT:-4222}"
 wait_seconds="${NATS_WAIT_SECONDS:-20}"
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+tag=start-nats
+# shellcheck source=lib.sh
+source "$repo_root/infra/scripts/lib.sh"
 
-log() { printf '[start-nats] %s\n' "$*"; }
-die() { printf '[start-nats] ERROR: %s\n' "$*" >&2; exit 1; }
-
-answering() {
-  # bash's /dev/tcp (there is no nc on the CI machine); `timeout` bounds a silent drop.
-  # shellcheck disable=SC2016 # $0/$1 expand in the inner shell
-  timeout 2 bash -c 'exec 3<>"/dev/tcp/$0/$1"' "$host" "$port" 2>/dev/null
-}
+answering() { tcp_answers "$host" "$port"; }
 
 if answering; then
-  log "NATS already answering on $host:$port; nothing to do."
+  say "NATS already answering on $host:$port; nothing to do."
   exit 0
 fi
 
@@ -52,7 +48,7 @@ if ! { writable_dir "$(dirname "$log_file")" && touch "$log_file" 2>/dev/null; }
 fi
 
 args=(-a "$host" -p "$port" -js -sd "$store_dir" -l "$log_file")
-log "starting $bin ${args[*]}"
+say "starting $bin ${args[*]}"
 if command -v start-stop-daemon >/dev/null 2>&1; then
   # The pid file makes start-stop-daemon match only the server it started for this port, not
   # another nats-server that happens to run on some other port.
@@ -64,15 +60,5 @@ else
   disown || true
 fi
 
-deadline=$((SECONDS + wait_seconds))
-until answering; do
-  if ((SECONDS >= deadline)); then
-    if [[ -r "$log_file" ]]; then
-      printf '[start-nats] last lines of %s:\n' "$log_file" >&2
-      tail -n 20 "$log_file" >&2 || true
-    fi
-    die "NATS did not answer on $host:$port within ${wait_seconds}s (log: $log_file)."
-  fi
-  sleep 0.25
-done
-log "NATS answering on $host:$port (JetStream store: $store_dir, log: $log_file)."
+wait_answering "$wait_seconds" "$log_file" "NATS did not answer on $host:$port within ${wait_seconds}s (log: $log_file)."
+say "NATS answering on $host:$port (JetStream store: $store_dir, log: $log_file)."

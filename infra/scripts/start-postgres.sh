@@ -13,20 +13,20 @@ port="${PGPORT:-5432}"
 wait_seconds="${PG_WAIT_SECONDS:-30}"
 cluster="${PG_CLUSTER_NAME:-main}"
 
-log() { printf '[start-postgres] %s\n' "$*"; }
-die() { printf '[start-postgres] ERROR: %s\n' "$*" >&2; exit 1; }
+tag=start-postgres
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 answering() {
   if command -v pg_isready >/dev/null 2>&1; then
     pg_isready -q -h "$host" -p "$port" -t 2
   else
-    # shellcheck disable=SC2016 # $0/$1 expand in the inner shell
-    timeout 2 bash -c 'exec 3<>"/dev/tcp/$0/$1"' "$host" "$port" 2>/dev/null
+    tcp_answers "$host" "$port"
   fi
 }
 
 if answering; then
-  log "PostgreSQL already accepting connections on $host:$port; nothing to do."
+  say "PostgreSQL already accepting connections on $host:$port; nothing to do."
   exit 0
 fi
 
@@ -46,21 +46,11 @@ fi
 [[ -d "/etc/postgresql/$version/$cluster" ]] ||
   die "no cluster '$cluster' for PostgreSQL $version (/etc/postgresql/$version/$cluster is missing); pg_lsclusters shows what exists."
 
-log "starting cluster $version/$cluster"
+say "starting cluster $version/$cluster"
 # pg_ctlcluster fails when the cluster is already running; the wait below is the real check.
 pg_ctlcluster --skip-systemctl-redirect "$version" "$cluster" start ||
-  log "pg_ctlcluster returned non-zero; waiting for the server anyway."
+  say "pg_ctlcluster returned non-zero; waiting for the server anyway."
 
-deadline=$((SECONDS + wait_seconds))
-until answering; do
-  if ((SECONDS >= deadline)); then
-    log_file="/var/log/postgresql/postgresql-$version-$cluster.log"
-    if [[ -r "$log_file" ]]; then
-      printf '[start-postgres] last lines of %s:\n' "$log_file" >&2
-      tail -n 20 "$log_file" >&2 || true
-    fi
-    die "PostgreSQL $version/$cluster did not accept connections on $host:$port within ${wait_seconds}s."
-  fi
-  sleep 0.25
-done
-log "PostgreSQL $version/$cluster accepting connections on $host:$port."
+wait_answering "$wait_seconds" "/var/log/postgresql/postgresql-$version-$cluster.log" \
+  "PostgreSQL $version/$cluster did not accept connections on $host:$port within ${wait_seconds}s."
+say "PostgreSQL $version/$cluster accepting connections on $host:$port."

@@ -20,6 +20,20 @@ async function selectOne(url: string): Promise<unknown> {
   }
 }
 
+/**
+ * Starts the embedded server on `dataDir`, checks it answers a query and whether it made a new
+ * cluster (`initialised`), then stops it.
+ */
+async function startsAndAnswers(dataDir: string, initialised: boolean): Promise<void> {
+  const server = await startEmbeddedPostgres({ dataDir, log, durable: false });
+  try {
+    expect(server.initialised).toBe(initialised);
+    expect(await selectOne(server.url)).toBe(1);
+  } finally {
+    await server.stop();
+  }
+}
+
 /** A pid no process has: one past the kernel's limit. */
 async function deadPid(): Promise<number> {
   const max = Number.parseInt(await readFile('/proc/sys/kernel/pid_max', 'utf8').catch(() => ''), 10);
@@ -46,13 +60,7 @@ describe('embedded PostgreSQL after an interrupted first start', () => {
     const abandoned = `${complete}.initdb-${await deadPid()}`;
     await mkdir(path.join(abandoned, 'global'), { recursive: true });
     await writeFile(path.join(abandoned, 'PG_VERSION'), '18\n');
-    const server = await startEmbeddedPostgres({ dataDir: complete, log, durable: false });
-    try {
-      expect(server.initialised).toBe(true);
-      expect(await selectOne(server.url)).toBe(1);
-    } finally {
-      await server.stop();
-    }
+    await startsAndAnswers(complete, true);
     expect(existsSync(path.join(complete, 'global', 'pg_control'))).toBe(true);
     expect((await readFile(path.join(complete, 'voice-password'), 'utf8')).length).toBeGreaterThan(16);
     // No staging folder is left behind: neither ours nor the abandoned one.
@@ -67,21 +75,9 @@ describe('embedded PostgreSQL after an interrupted first start', () => {
     await mkdir(path.join(dataDir, 'pg_wal'), { recursive: true });
     await writeFile(path.join(dataDir, 'PG_VERSION'), '18\n');
     await writeFile(path.join(dataDir, 'postgresql.conf'), '# partial\n');
-    const server = await startEmbeddedPostgres({ dataDir, log, durable: false });
-    try {
-      expect(server.initialised).toBe(true);
-      expect(await selectOne(server.url)).toBe(1);
-    } finally {
-      await server.stop();
-    }
+    await startsAndAnswers(dataDir, true);
     // And the cluster it made is reused as it is from then on.
-    const again = await startEmbeddedPostgres({ dataDir, log, durable: false });
-    try {
-      expect(again.initialised).toBe(false);
-      expect(await selectOne(again.url)).toBe(1);
-    } finally {
-      await again.stop();
-    }
+    await startsAndAnswers(dataDir, false);
   });
 
   it('replaces a real cluster tree that lost its control file and password (initdb killed late)', async () => {
@@ -89,13 +85,7 @@ describe('embedded PostgreSQL after an interrupted first start', () => {
     execFileSync('cp', ['-a', complete, dataDir]);
     await rm(path.join(dataDir, 'global', 'pg_control'));
     await rm(path.join(dataDir, 'voice-password'));
-    const server = await startEmbeddedPostgres({ dataDir, log, durable: false });
-    try {
-      expect(server.initialised).toBe(true);
-      expect(await selectOne(server.url)).toBe(1);
-    } finally {
-      await server.stop();
-    }
+    await startsAndAnswers(dataDir, true);
   });
 
   it('refuses a complete cluster without its password file, naming the file, and leaves it alone', async () => {

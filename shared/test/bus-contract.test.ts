@@ -21,6 +21,7 @@ import {
 import { AppError, type ValidationIssue } from '../src/errors';
 import type { Logger } from '../src/log';
 import { infraModes, natsUrlOrThrow } from '../testing';
+import { rejectionOf } from './support/rejection';
 
 type LogLine = Record<string, unknown> & { msg: string; level: number };
 type MakeBus = (log: Logger) => Promise<Bus>;
@@ -55,14 +56,8 @@ function gate(): { wait: Promise<void>; open: () => void } {
   return { wait, open };
 }
 
-async function failure(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
+/** The AppError `promise` rejects with. */
+const failure = (promise: Promise<unknown>): Promise<AppError> => rejectionOf(promise, AppError);
 
 function busContract(name: string, makeBus: MakeBus): void {
   describe(name, () => {

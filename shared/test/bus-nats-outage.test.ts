@@ -10,6 +10,7 @@ import { AppError } from '../src/errors';
 import { createLogger, type Logger } from '../src/log';
 import { freePort } from '../src/net/free-port';
 import { infraModes } from '../testing';
+import { rejectionOf } from './support/rejection';
 
 /**
  * Outages need a NATS server of our own to kill and restart, so these run in the `nats` mode
@@ -67,14 +68,8 @@ async function startNatsServer(port: number, storeDir: string): Promise<NatsServ
   };
 }
 
-async function failure(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
+/** The AppError `promise` rejects with. */
+const failure = (promise: Promise<unknown>): Promise<AppError> => rejectionOf(promise, AppError);
 
 describe.runIf(infraModes().includes('nats') && (hasBinary || required))(
   'NatsBus during a NATS outage',

@@ -7,6 +7,7 @@ import { type RpcContract, rpc } from '../src/contracts';
 import { AppError } from '../src/errors';
 import type { Logger } from '../src/log';
 import { infraModes, natsUrlOrThrow } from '../testing';
+import { rejectionOf } from './support/rejection';
 
 type LogLine = Record<string, unknown> & { msg: string };
 
@@ -100,12 +101,8 @@ for (const mode of infraModes()) {
     it('a reply outside its contract is refused by the service: the caller gets INTERNAL', async () => {
       const { bus, lines, log } = await busWithLog();
       serveRpc(bus, Doubling, async ({ n }) => ({ twice: String(n * 2) }) as never, { queue: 'test', log });
-      const error = await callRpc(bus, Doubling, { n: 2 }, { requestId: 'r-1' }).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      expect(error).toBeInstanceOf(BusRemoteError);
-      expect((error as BusRemoteError).code).toBe('INTERNAL');
+      const error = await rejectionOf(callRpc(bus, Doubling, { n: 2 }, { requestId: 'r-1' }), BusRemoteError);
+      expect(error.code).toBe('INTERNAL');
       expect(lines.some((line) => line.msg === 'reply does not match its contract')).toBe(true);
     });
 
@@ -135,12 +132,11 @@ for (const mode of infraModes()) {
         { queue: 'test', log },
       );
       expect(await callRpcJson(bus, Nothing, { fail: false }, { requestId: 'r-4' })).toBeUndefined();
-      const error = await callRpcJson(bus, Nothing, { fail: true }, { requestId: 'r-5' }).then(
-        () => undefined,
-        (e: unknown) => e,
+      const error = await rejectionOf(
+        callRpcJson(bus, Nothing, { fail: true }, { requestId: 'r-5' }),
+        BusRemoteError,
       );
-      expect(error).toBeInstanceOf(BusRemoteError);
-      expect((error as BusRemoteError).code).toBe('AGENT_NOT_FOUND');
+      expect(error.code).toBe('AGENT_NOT_FOUND');
     });
   });
 }

@@ -3,6 +3,7 @@
  * PORT=0 picks a free port; prints `listening <url>` when ready.
  */
 import Fastify from 'fastify';
+import { listenUntilTerm } from './lifecycle';
 
 const app = Fastify({ logger: false });
 const payload = {
@@ -11,6 +12,4 @@ const payload = {
 };
 app.get('/json', async () => ({ ...payload, timestamp: new Date().toISOString() }));
 
-const url = await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' });
-process.stdout.write(`listening ${url}\n`);
-process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
+await listenUntilTerm(app);

@@ -4,6 +4,7 @@
  */
 import Fastify from 'fastify';
 import postgres from 'postgres';
+import { listenUntilTerm } from './lifecycle';
 import { agentById, firstCallsPage } from './queries';
 
 const sql = postgres(process.env.DATABASE_URL!, { max: 10 });
@@ -17,13 +18,4 @@ app.get<{ Params: { id: string } }>('/agents/:id', async (request, reply) => {
 });
 app.get('/calls', async () => ({ data: await firstCallsPage(sql, accountId), success: true }));
 
-const url = await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' });
-process.stdout.write(`listening ${url}\n`);
-process.on(
-  'SIGTERM',
-  () =>
-    void app
-      .close()
-      .then(() => sql.end({ timeout: 2 }))
-      .then(() => process.exit(0)),
-);
+await listenUntilTerm(app, () => sql.end({ timeout: 2 }));

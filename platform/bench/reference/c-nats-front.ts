@@ -7,6 +7,7 @@
 import { connect } from '@nats-io/transport-node';
 import Fastify from 'fastify';
 import { z } from 'zod';
+import { listenUntilTerm } from './lifecycle';
 
 const E164 = z.string().regex(/^\+[1-9]\d{7,14}$/);
 const MakeCall = z.object({
@@ -41,13 +42,4 @@ app.post('/call', async (request, reply) => {
   return reply.code(201).type('application/json').send(`{"data":${answer.body},"success":true}`);
 });
 
-const url = await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' });
-process.stdout.write(`listening ${url}\n`);
-process.on(
-  'SIGTERM',
-  () =>
-    void app
-      .close()
-      .then(() => nc.drain())
-      .then(() => process.exit(0)),
-);
+await listenUntilTerm(app, () => nc.drain());

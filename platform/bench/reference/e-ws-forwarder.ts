@@ -6,6 +6,7 @@
 import { createServer } from 'node:http';
 import { connect } from '@nats-io/transport-node';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { exitOnTerm } from './lifecycle';
 
 const nc = await connect({ servers: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' });
 const prefix = process.env.SUBJECT_PREFIX ?? 'benchref';
@@ -38,7 +39,7 @@ server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
   const address = server.address() as { port: number };
   process.stdout.write(`listening http://127.0.0.1:${address.port}\n`);
 });
-process.on('SIGTERM', () => {
+exitOnTerm(() => {
   for (const socket of wss.clients) socket.terminate();
-  void nc.drain().then(() => process.exit(0));
+  return nc.drain();
 });

@@ -5,6 +5,7 @@
  */
 import { connect, type Msg } from '@nats-io/transport-node';
 import postgres from 'postgres';
+import { exitOnTerm } from './lifecycle';
 import { agentById, ensureReferenceTable, firstCallsPage, insertCall } from './queries';
 
 const sql = postgres(process.env.DATABASE_URL!, { max: 10 });
@@ -31,11 +32,4 @@ serve('calls.list', () => firstCallsPage(sql, accountId));
 serve('call.insert', (body: Parameters<typeof insertCall>[2]) => insertCall(sql, accountId, body));
 await nc.flush();
 process.stdout.write('ready\n');
-process.on(
-  'SIGTERM',
-  () =>
-    void nc
-      .drain()
-      .then(() => sql.end({ timeout: 2 }))
-      .then(() => process.exit(0)),
-);
+exitOnTerm(() => nc.drain().then(() => sql.end({ timeout: 2 })));

@@ -1,20 +1,11 @@
 import type { BulkRedelivery, Call, WebhookDelivery } from '@voice/shared';
 import { type Exposition, infraModes, parseExposition } from '@voice/shared/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, createKey, type TestAccount } from '../support/accounts';
-import { placeCallAndWait } from '../support/calls';
-import { startTestPlatform, type TestPlatform } from '../support/harness';
+import { describe, expect, it } from 'vitest';
+import { createKey } from '../support/accounts';
 import { api, type Envelope, type ErrorEnvelope } from '../support/http';
-import {
-  CallEndedBody,
-  type ReceivedWebhook,
-  signatureVerifies,
-  startWebhookReceiver,
-  type WebhookReceiver,
-} from '../support/webhook-receiver';
-import { agentWith as createAgent, settledDeliveries, until } from './webhook-support';
+import { CallEndedBody, type ReceivedWebhook, signatureVerifies } from '../support/webhook-receiver';
+import { until, webhookLogSuite } from './webhook-support';
 
-const FROM = '+14155550100';
 const SECRET = 'bulk-test-secret-0123456789abcdef';
 /** A token in the receiver's query string: it must never reach a log line. */
 const URL_TOKEN = 'url-token-0123456789';
@@ -22,66 +13,41 @@ const BASE_MS = 100;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 describe.each(infraModes())('bulk redelivery of failed webhook deliveries (%s)', (mode) => {
-  let t: TestPlatform;
-  let acme: TestAccount;
-  let other: TestAccount;
-  let receiver: WebhookReceiver;
-
-  const deliveriesPath = (agentId: string) => `/v1/agents/${agentId}/webhook-deliveries`;
+  const suite = webhookLogSuite(mode, { retryBaseMs: BASE_MS, captureLogs: true });
+  const { deliveriesPath, agentWith, placeAndFinish, settledLog } = suite;
   const bulkPath = (agentId: string) => `${deliveriesPath(agentId)}/redeliver`;
 
-  const agentWith = (webhookConfig: unknown, key = acme.key) => createAgent(t.url, key, webhookConfig);
-
-  const placeAndFinish = (agentId: string): Promise<Call> =>
-    placeCallAndWait(t.url, acme.key, {
-      agent_id: agentId,
-      source_number: FROM,
-      phone_number: '+14155550123',
+  async function bulk(agentId: string, body: unknown, key = suite.acme.key) {
+    return api<Envelope<BulkRedelivery> & ErrorEnvelope>(suite.t.url, 'POST', bulkPath(agentId), {
+      key,
+      body,
     });
-
-  const settledLog = (agentId: string, count: number) => settledDeliveries(t.url, acme.key, agentId, count);
-
-  async function bulk(agentId: string, body: unknown, key = acme.key) {
-    return api<Envelope<BulkRedelivery> & ErrorEnvelope>(t.url, 'POST', bulkPath(agentId), { key, body });
   }
 
   async function scrape(): Promise<Exposition> {
-    const res = await fetch(`${t.url}/metrics`);
+    const res = await fetch(`${suite.t.url}/metrics`);
     expect(res.status).toBe(200);
     return parseExposition(await res.text());
   }
 
   const logsWith = (msg: string, agentId: string) =>
-    t.logs.filter(
+    suite.t.logs.filter(
       (line) => typeof line.msg === 'string' && line.msg.startsWith(msg) && line.agent_id === agentId,
     );
 
   const eventIdsAt = (prefix: string): string[] =>
-    receiver.received
+    suite.receiver.received
       .filter((r) => r.path.startsWith(prefix))
       .map((r) => r.headers['x-service-event-id'] as string);
 
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-    t = await startTestPlatform(mode, {
-      captureLogs: true,
-      config: { SIM_TIME_SCALE: 0.002, WEBHOOK_RETRY_BASE_MS: BASE_MS },
-    });
-    [acme, other] = await Promise.all([
-      createAccount(t, { name: 'Acme' }),
-      createAccount(t, { name: 'Other' }),
-    ]);
-  });
-  afterAll(async () => {
-    await t?.stop();
-    await receiver?.close();
-  });
-
   it('catches up a receiver that was down: each failed event in the range arrives once, as it was', async () => {
     const path = `/ok/bulk/${mode}`;
-    const agentId = await agentWith({ url: `${receiver.url}${path}?token=${URL_TOKEN}`, secret: SECRET });
+    const agentId = await agentWith({
+      url: `${suite.receiver.url}${path}?token=${URL_TOKEN}`,
+      secret: SECRET,
+    });
     const failingBefore = (await scrape()).sum('webhook_endpoints_failing');
-    await receiver.down();
+    await suite.receiver.down();
 
     // An event that failed before the range: not redelivered.
     const early = await placeAndFinish(agentId);
@@ -95,11 +61,11 @@ describe.each(infraModes())('bulk redelivery of failed webhook deliveries (%s)',
     // A redelivery by hand while still down fails too: that event has two failed deliveries.
     const byHand = failed.find((d) => d.event_id === calls[0]!.id)!;
     const single = await api<Envelope<WebhookDelivery>>(
-      t.url,
+      suite.t.url,
       'POST',
       `${deliveriesPath(agentId)}/${byHand.id}/redeliver`,
       {
-        key: acme.key,
+        key: suite.acme.key,
       },
     );
     expect(single.status, single.text).toBe(201);
@@ -111,7 +77,7 @@ describe.each(infraModes())('bulk redelivery of failed webhook deliveries (%s)',
       const lines = logsWith('webhook delivery failed', agentId);
       return lines.length === 5 ? lines : undefined;
     });
-    const host = new URL(receiver.url).host;
+    const host = new URL(suite.receiver.url).host;
     for (const line of failures) {
       expect(line).toMatchObject({
         level: 40,
@@ -126,7 +92,7 @@ describe.each(infraModes())('bulk redelivery of failed webhook deliveries (%s)',
     ]);
     expect((await scrape()).sum('webhook_endpoints_failing')).toBe(failingBefore + 1);
 
-    await receiver.up();
+    await suite.receiver.up();
     const to = new Date(Date.now() + 1000).toISOString();
     const first = await bulk(agentId, { from, to, limit: 2 });
     expect(first.status, first.text).toBe(200);
@@ -155,7 +121,7 @@ describe.each(infraModes())('bulk redelivery of failed webhook deliveries (%s)',
     expect(arrived.sort()).toEqual(calls.map((c) => c.id).sort());
     expect(arrived).not.toContain(early.id);
     for (const call of calls) {
-      const request = receiver.received.find(
+      const request = suite.receiver.received.find(
         (r) => r.path.startsWith(path) && r.headers['x-service-event-id'] === call.id,
       ) as ReceivedWebhook;
       const body = CallEndedBody.parse(JSON.parse(request.body.toString('utf8')));
@@ -173,13 +139,13 @@ describe.each(infraModes())('bulk redelivery of failed webhook deliveries (%s)',
     });
     expect(recovered).toMatchObject({ level: 30, host, failed_deliveries: 5 });
     expect(Date.parse(recovered!.failing_since as string)).toBeLessThan(Date.parse(from));
-    const written = JSON.stringify(t.logs);
+    const written = JSON.stringify(suite.t.logs);
     expect(written).not.toContain(SECRET);
     expect(written).not.toContain(URL_TOKEN);
   });
 
   it('never queues an event twice when bulk requests run at once', async () => {
-    const agentId = await agentWith({ url: `${receiver.url}/e500/concurrent/${mode}` });
+    const agentId = await agentWith({ url: `${suite.receiver.url}/e500/concurrent/${mode}` });
     const from = new Date().toISOString();
     const calls = [
       await placeAndFinish(agentId),
@@ -188,9 +154,9 @@ describe.each(infraModes())('bulk redelivery of failed webhook deliveries (%s)',
     ];
     await settledLog(agentId, 3);
     const fixed = `/ok/concurrent/${mode}`;
-    const patched = await api(t.url, 'PATCH', `/v1/agents/${agentId}`, {
-      key: acme.key,
-      body: { webhook_config: { url: `${receiver.url}${fixed}` } },
+    const patched = await api(suite.t.url, 'PATCH', `/v1/agents/${agentId}`, {
+      key: suite.acme.key,
+      body: { webhook_config: { url: `${suite.receiver.url}${fixed}` } },
     });
     expect(patched.status, patched.text).toBe(200);
 
@@ -203,7 +169,7 @@ describe.each(infraModes())('bulk redelivery of failed webhook deliveries (%s)',
   });
 
   it('answers 422 for a missing, reversed, too wide or malformed range and other bodies', async () => {
-    const agentId = await agentWith({ url: `${receiver.url}/ok/validation/${mode}` });
+    const agentId = await agentWith({ url: `${suite.receiver.url}/ok/validation/${mode}` });
     const now = Date.now();
     const at = (ms: number) => new Date(ms).toISOString();
     const cases: [unknown, (string | number)[]][] = [
@@ -242,14 +208,14 @@ describe.each(infraModes())('bulk redelivery of failed webhook deliveries (%s)',
   });
 
   it("answers 404 for another account's agent, 403 without agents:write, 409 without a webhook", async () => {
-    const agentId = await agentWith({ url: `${receiver.url}/ok/tenancy/${mode}` });
+    const agentId = await agentWith({ url: `${suite.receiver.url}/ok/tenancy/${mode}` });
     const range = { from: new Date(Date.now() - DAY_MS).toISOString(), to: new Date().toISOString() };
-    const theirs = await bulk(agentId, range, other.key);
+    const theirs = await bulk(agentId, range, suite.other.key);
     expect(theirs.status, theirs.text).toBe(404);
     expect(theirs.body.detail).toBe('Agent not found');
-    const readOnly = await createKey(t, acme.accountId, ['agents:read']);
+    const readOnly = await createKey(suite.t, suite.acme.accountId, ['agents:read']);
     expect((await bulk(agentId, range, readOnly)).status).toBe(403);
-    expect((await api(t.url, 'POST', bulkPath(agentId), { body: range })).status).toBe(401);
+    expect((await api(suite.t.url, 'POST', bulkPath(agentId), { body: range })).status).toBe(401);
     const none = await bulk(await agentWith(undefined), range);
     expect(none.status, none.text).toBe(409);
     expect(none.body.detail).toMatch(/webhook_config/);

@@ -1,22 +1,12 @@
-import type { Call, WebhookDelivery } from '@voice/shared';
+import type { WebhookDelivery } from '@voice/shared';
 import { infraModes } from '@voice/shared/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAccount, createKey, type TestAccount } from '../support/accounts';
-import { placeCallAndWait } from '../support/calls';
-import { startTestPlatform, type TestPlatform } from '../support/harness';
+import { createKey } from '../support/accounts';
 import { api, type Envelope, type ErrorEnvelope } from '../support/http';
-import {
-  CallEndedBody,
-  Iso,
-  type ReceivedWebhook,
-  signatureVerifies,
-  startWebhookReceiver,
-  type WebhookReceiver,
-} from '../support/webhook-receiver';
-import { agentWith as createAgent, listDeliveries as listLog, settledDeliveries } from './webhook-support';
+import { CallEndedBody, Iso, type ReceivedWebhook, signatureVerifies } from '../support/webhook-receiver';
+import { listDeliveries as listLog, webhookLogSuite } from './webhook-support';
 
-const FROM = '+14155550100';
 const SECRET = 'log-test-secret-0123456789abcdef';
 const NEW_SECRET = 'rotated-secret-0123456789abcdef';
 const BASE_MS = 100;
@@ -33,47 +23,19 @@ const TestEventBody = CallEndedBody.extend({
 });
 
 describe.each(infraModes())('webhook delivery log, redeliver and test event (%s)', (mode) => {
-  let t: TestPlatform;
-  let acme: TestAccount;
-  let other: TestAccount;
-  let receiver: WebhookReceiver;
-
-  const deliveriesPath = (agentId: string) => `/v1/agents/${agentId}/webhook-deliveries`;
-
-  const agentWith = (webhookConfig: unknown, key = acme.key) => createAgent(t.url, key, webhookConfig);
-
-  const placeAndFinish = (agentId: string): Promise<Call> =>
-    placeCallAndWait(t.url, acme.key, {
-      agent_id: agentId,
-      source_number: FROM,
-      phone_number: '+14155550123',
-    });
-
-  const listDeliveries = (agentId: string, query = '') => listLog(t.url, acme.key, agentId, query);
-  /** Polls the log (the API a customer would poll) until every delivery of the agent is final. */
-  const settledLog = (agentId: string, count: number) => settledDeliveries(t.url, acme.key, agentId, count);
-
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-    t = await startTestPlatform(mode, { config: { SIM_TIME_SCALE: 0.002, WEBHOOK_RETRY_BASE_MS: BASE_MS } });
-    [acme, other] = await Promise.all([
-      createAccount(t, { name: 'Acme' }),
-      createAccount(t, { name: 'Other' }),
-    ]);
-  });
-  afterAll(async () => {
-    await t?.stop();
-    await receiver?.close();
-  });
+  const suite = webhookLogSuite(mode, { retryBaseMs: BASE_MS });
+  const { deliveriesPath, agentWith, placeAndFinish, settledLog } = suite;
+  const listDeliveries = (agentId: string, query = '') =>
+    listLog(suite.t.url, suite.acme.key, agentId, query);
 
   it('lists each delivery with its attempts, newest first, in the page wrapper', async () => {
-    const agentId = await agentWith({ url: `${receiver.url}/e500/log/${mode}`, secret: SECRET });
+    const agentId = await agentWith({ url: `${suite.receiver.url}/e500/log/${mode}`, secret: SECRET });
     const first = await placeAndFinish(agentId);
     await settledLog(agentId, 1);
     // A fixed endpoint: the second call's delivery succeeds at once.
-    const patched = await api(t.url, 'PATCH', `/v1/agents/${agentId}`, {
-      key: acme.key,
-      body: { webhook_config: { url: `${receiver.url}/ok/log/${mode}` } },
+    const patched = await api(suite.t.url, 'PATCH', `/v1/agents/${agentId}`, {
+      key: suite.acme.key,
+      body: { webhook_config: { url: `${suite.receiver.url}/ok/log/${mode}` } },
     });
     expect(patched.status, patched.text).toBe(200);
     const second = await placeAndFinish(agentId);
@@ -84,7 +46,7 @@ describe.each(infraModes())('webhook delivery log, redeliver and test event (%s)
       event: 'CALL_ENDED',
       event_id: second.id,
       session_id: second.session_id,
-      url: `${receiver.url}/ok/log/${mode}`,
+      url: `${suite.receiver.url}/ok/log/${mode}`,
       status: 'succeeded',
       next_attempt_at: null,
       redelivery_of: null,
@@ -100,7 +62,7 @@ describe.each(infraModes())('webhook delivery log, redeliver and test event (%s)
     expect(oldest).toMatchObject({
       event_id: first.id,
       status: 'failed',
-      url: `${receiver.url}/e500/log/${mode}`,
+      url: `${suite.receiver.url}/e500/log/${mode}`,
     });
     expect(oldest.attempts.map((a) => [a.attempt, a.status_code, a.succeeded])).toEqual([
       [1, 500, false],
@@ -120,24 +82,24 @@ describe.each(infraModes())('webhook delivery log, redeliver and test event (%s)
   });
 
   it('redelivers a failed event to the fixed endpoint: same event id and body, new delivery id', async () => {
-    const agentId = await agentWith({ url: `${receiver.url}/e500/redeliver/${mode}`, secret: SECRET });
+    const agentId = await agentWith({ url: `${suite.receiver.url}/e500/redeliver/${mode}`, secret: SECRET });
     const call = await placeAndFinish(agentId);
     const [failed] = (await settledLog(agentId, 1)) as [WebhookDelivery];
     expect(failed.status).toBe('failed');
-    const [originalRequest] = receiver.requestsTo(`/e500/redeliver/${mode}`) as [ReceivedWebhook];
+    const [originalRequest] = suite.receiver.requestsTo(`/e500/redeliver/${mode}`) as [ReceivedWebhook];
 
     const fixedPath = `/ok/redeliver/${mode}`;
-    const patched = await api(t.url, 'PATCH', `/v1/agents/${agentId}`, {
-      key: acme.key,
-      body: { webhook_config: { url: `${receiver.url}${fixedPath}`, secret: NEW_SECRET } },
+    const patched = await api(suite.t.url, 'PATCH', `/v1/agents/${agentId}`, {
+      key: suite.acme.key,
+      body: { webhook_config: { url: `${suite.receiver.url}${fixedPath}`, secret: NEW_SECRET } },
     });
     expect(patched.status, patched.text).toBe(200);
 
     const res = await api<Envelope<WebhookDelivery>>(
-      t.url,
+      suite.t.url,
       'POST',
       `${deliveriesPath(agentId)}/${failed.id}/redeliver`,
-      { key: acme.key },
+      { key: suite.acme.key },
     );
     expect(res.status, res.text).toBe(201);
     const redelivery = res.body.data;
@@ -145,7 +107,7 @@ describe.each(infraModes())('webhook delivery log, redeliver and test event (%s)
       event_id: call.id,
       session_id: call.session_id,
       redelivery_of: failed.id,
-      url: `${receiver.url}${fixedPath}`,
+      url: `${suite.receiver.url}${fixedPath}`,
       test: false,
     });
     expect(redelivery.id).not.toBe(failed.id);
@@ -154,8 +116,8 @@ describe.each(infraModes())('webhook delivery log, redeliver and test event (%s)
     const [newest] = (await settledLog(agentId, 2)) as [WebhookDelivery];
     expect(newest).toMatchObject({ id: redelivery.id, status: 'succeeded' });
     expect(newest.attempts).toHaveLength(1);
-    const [request] = receiver.requestsTo(fixedPath) as [ReceivedWebhook];
-    expect(receiver.requestsTo(fixedPath)).toHaveLength(1);
+    const [request] = suite.receiver.requestsTo(fixedPath) as [ReceivedWebhook];
+    expect(suite.receiver.requestsTo(fixedPath)).toHaveLength(1);
     expect(request.headers['x-service-event-id']).toBe(call.id);
     expect(request.headers['x-service-delivery-id']).toBe(redelivery.id);
     expect(request.body.equals(originalRequest.body)).toBe(true);
@@ -166,17 +128,22 @@ describe.each(infraModes())('webhook delivery log, redeliver and test event (%s)
 
   it('sends a signed test event built for the agent, marked test in data.metadata', async () => {
     const path = `/ok/test-event/${mode}`;
-    const agentId = await agentWith({ url: `${receiver.url}${path}`, secret: SECRET });
-    const res = await api<Envelope<WebhookDelivery>>(t.url, 'POST', `/v1/agents/${agentId}/webhook-test`, {
-      key: acme.key,
-    });
+    const agentId = await agentWith({ url: `${suite.receiver.url}${path}`, secret: SECRET });
+    const res = await api<Envelope<WebhookDelivery>>(
+      suite.t.url,
+      'POST',
+      `/v1/agents/${agentId}/webhook-test`,
+      {
+        key: suite.acme.key,
+      },
+    );
     expect(res.status, res.text).toBe(201);
     expect(res.body.data).toMatchObject({ agent_id: agentId, test: true, redelivery_of: null });
 
     const [delivery] = (await settledLog(agentId, 1)) as [WebhookDelivery];
     expect(delivery).toMatchObject({ id: res.body.data.id, status: 'succeeded', test: true });
-    const [request] = receiver.requestsTo(path) as [ReceivedWebhook];
-    expect(receiver.requestsTo(path)).toHaveLength(1);
+    const [request] = suite.receiver.requestsTo(path) as [ReceivedWebhook];
+    expect(suite.receiver.requestsTo(path)).toHaveLength(1);
     expect(request.headers['x-service-event']).toBe('CALL_ENDED');
     expect(request.headers['x-service-event-id']).toBe(delivery.event_id);
     expect(request.headers['x-service-delivery-id']).toBe(delivery.id);
@@ -191,16 +158,21 @@ describe.each(infraModes())('webhook delivery log, redeliver and test event (%s)
     });
     expect(body.data.transcript[0]!.content).toBe('Hello, this is Logged from Acme.');
     // No call was placed for it.
-    const calls = await api<Envelope<{ total: number }>>(t.url, 'GET', `/v1/calls?agent_id=${agentId}`, {
-      key: acme.key,
-    });
+    const calls = await api<Envelope<{ total: number }>>(
+      suite.t.url,
+      'GET',
+      `/v1/calls?agent_id=${agentId}`,
+      {
+        key: suite.acme.key,
+      },
+    );
     expect(calls.body.data.total).toBe(0);
   });
 
   it('answers 409 for redeliver and test when the agent has no webhook', async () => {
     const agentId = await agentWith(undefined);
-    const test = await api<ErrorEnvelope>(t.url, 'POST', `/v1/agents/${agentId}/webhook-test`, {
-      key: acme.key,
+    const test = await api<ErrorEnvelope>(suite.t.url, 'POST', `/v1/agents/${agentId}/webhook-test`, {
+      key: suite.acme.key,
     });
     expect(test.status, test.text).toBe(409);
     expect(test.body.detail).toMatch(/webhook_config/);
@@ -209,10 +181,15 @@ describe.each(infraModes())('webhook delivery log, redeliver and test event (%s)
   });
 
   it("answers 404 for another account's agent or delivery, and for a delivery of another agent", async () => {
-    const agentId = await agentWith({ url: `${receiver.url}/ok/tenancy/${mode}` });
-    const sent = await api<Envelope<WebhookDelivery>>(t.url, 'POST', `/v1/agents/${agentId}/webhook-test`, {
-      key: acme.key,
-    });
+    const agentId = await agentWith({ url: `${suite.receiver.url}/ok/tenancy/${mode}` });
+    const sent = await api<Envelope<WebhookDelivery>>(
+      suite.t.url,
+      'POST',
+      `/v1/agents/${agentId}/webhook-test`,
+      {
+        key: suite.acme.key,
+      },
+    );
     expect(sent.status).toBe(201);
     const deliveryId = sent.body.data.id;
 
@@ -221,52 +198,52 @@ describe.each(infraModes())('webhook delivery log, redeliver and test event (%s)
       ['POST', `${deliveriesPath(agentId)}/${deliveryId}/redeliver`],
       ['POST', `/v1/agents/${agentId}/webhook-test`],
     ] as const) {
-      const res = await api<ErrorEnvelope>(t.url, method, path, { key: other.key });
+      const res = await api<ErrorEnvelope>(suite.t.url, method, path, { key: suite.other.key });
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(res.body.detail).toBe('Agent not found');
     }
     // Another account's agent of its own, naming Acme's delivery: still not found.
-    const theirs = await agentWith({ url: `${receiver.url}/ok/theirs/${mode}` }, other.key);
+    const theirs = await agentWith({ url: `${suite.receiver.url}/ok/theirs/${mode}` }, suite.other.key);
     const crossed = await api<ErrorEnvelope>(
-      t.url,
+      suite.t.url,
       'POST',
       `${deliveriesPath(theirs)}/${deliveryId}/redeliver`,
       {
-        key: other.key,
+        key: suite.other.key,
       },
     );
     expect(crossed.status).toBe(404);
     expect(crossed.body.detail).toBe('Webhook delivery not found');
     // Acme's own other agent cannot reach this agent's delivery either.
-    const sibling = await agentWith({ url: `${receiver.url}/ok/sibling/${mode}` });
+    const sibling = await agentWith({ url: `${suite.receiver.url}/ok/sibling/${mode}` });
     const wrongAgent = await api<ErrorEnvelope>(
-      t.url,
+      suite.t.url,
       'POST',
       `${deliveriesPath(sibling)}/${deliveryId}/redeliver`,
-      { key: acme.key },
+      { key: suite.acme.key },
     );
     expect(wrongAgent.status).toBe(404);
     const malformed = await api<ErrorEnvelope>(
-      t.url,
+      suite.t.url,
       'POST',
       `${deliveriesPath(agentId)}/not-a-uuid/redeliver`,
       {
-        key: acme.key,
+        key: suite.acme.key,
       },
     );
     expect(malformed.status).toBe(422);
   });
 
   it('takes agents:read to list and agents:write to redeliver or test', async () => {
-    const agentId = await agentWith({ url: `${receiver.url}/ok/scopes/${mode}` });
-    const readOnly = await createKey(t, acme.accountId, ['agents:read']);
-    const callsOnly = await createKey(t, acme.accountId, ['calls:read', 'calls:write']);
-    expect((await api(t.url, 'GET', deliveriesPath(agentId), { key: readOnly })).status).toBe(200);
-    expect((await api(t.url, 'GET', deliveriesPath(agentId), { key: callsOnly })).status).toBe(403);
-    expect((await api(t.url, 'POST', `/v1/agents/${agentId}/webhook-test`, { key: readOnly })).status).toBe(
-      403,
-    );
-    expect((await api(t.url, 'GET', deliveriesPath(agentId))).status).toBe(401);
+    const agentId = await agentWith({ url: `${suite.receiver.url}/ok/scopes/${mode}` });
+    const readOnly = await createKey(suite.t, suite.acme.accountId, ['agents:read']);
+    const callsOnly = await createKey(suite.t, suite.acme.accountId, ['calls:read', 'calls:write']);
+    expect((await api(suite.t.url, 'GET', deliveriesPath(agentId), { key: readOnly })).status).toBe(200);
+    expect((await api(suite.t.url, 'GET', deliveriesPath(agentId), { key: callsOnly })).status).toBe(403);
+    expect(
+      (await api(suite.t.url, 'POST', `/v1/agents/${agentId}/webhook-test`, { key: readOnly })).status,
+    ).toBe(403);
+    expect((await api(suite.t.url, 'GET', deliveriesPath(agentId))).status).toBe(401);
     const nothingSent = await listDeliveries(agentId);
     expect(nothingSent.total).toBe(0);
   });

@@ -109,6 +109,28 @@ export function serveRpc<C extends RpcContract>(
   );
 }
 
+/** An account-scoped handler: it gets the caller's account id, checked present before it runs. */
+export type AccountRpcHandler<C extends RpcContract> = (
+  request: z.output<C['request']>,
+  accountId: string,
+  ctx: RpcContext,
+) => Promise<z.input<C['reply']> | EncodedJson>;
+
+/** serveRpc bound to one service's bus, queue and logger. */
+export interface RpcServer {
+  serve<C extends RpcContract>(contract: C, handler: RpcHandler<C>): Subscription;
+  /** For an operation on the caller's account: refused (UNAUTHORIZED) without one, so no handler forgets it. */
+  forAccount<C extends RpcContract>(contract: C, handler: AccountRpcHandler<C>): Subscription;
+}
+
+export function rpcServer(bus: Bus, options: { queue: string; log: Logger }): RpcServer {
+  return {
+    serve: (contract, handler) => serveRpc(bus, contract, handler, options),
+    forAccount: (contract, handler) =>
+      serveRpc(bus, contract, (request, ctx) => handler(request, requireAccount(ctx), ctx), options),
+  };
+}
+
 /**
  * Calls one contract and returns its reply, as serveRpc checked it against the contract's reply
  * schema before sending. It is not parsed again here: the second check of every reply was a

@@ -1,4 +1,5 @@
 export * from './agent-copies';
 export * from './call-ended';
 export * from './poll-loop';
+export * from './poll-worker';
 export * from './service';

@@ -2,11 +2,9 @@ import {
   AGENT,
   NOTICES,
   noticeSubject,
-  type RpcContext,
-  requireAccount,
+  rpcServer,
   type ServiceDeps,
   type Subscription,
-  serveRpc,
   validatedReply,
 } from '@voice/shared';
 import { AgentReplies } from '../app/agent-replies';
@@ -18,17 +16,15 @@ import { toAgent } from '../db/agent-rows';
 
 /** Agent operations over the bus: decode, call the use case for the caller's account, encode. */
 export function serveAgents(deps: ServiceDeps, agents: AgentsApp, prompts: PromptsApp): Subscription[] {
-  const options = { queue: 'agent', log: deps.log };
+  const rpc = rpcServer(deps.bus, { queue: 'agent', log: deps.log });
   const replies = new AgentReplies();
-  const account = (ctx: RpcContext) => requireAccount(ctx);
   /**
    * Runs a change to an agent, then tells the services that keep copies of agents (the call
    * service's snapshots) before answering, so a call placed after this answer sees the change.
    * A notice that cannot be sent does not undo the committed change: the copies expire anyway.
    */
-  const changing = async <T>(ctx: RpcContext, agentId: string, change: Promise<T>): Promise<T> => {
+  const changing = async <T>(accountId: string, agentId: string, change: Promise<T>): Promise<T> => {
     const result = await change;
-    const accountId = account(ctx);
     await deps.bus
       .publish(noticeSubject(NOTICES.agentChanged, accountId, agentId), { agent_id: agentId })
       .catch((error: unknown) =>
@@ -37,95 +33,46 @@ export function serveAgents(deps: ServiceDeps, agents: AgentsApp, prompts: Promp
     return result;
   };
   return [
-    serveRpc(deps.bus, AGENT.create, (body, ctx) => agents.create(account(ctx), body), options),
-    serveRpc(deps.bus, AGENT.list, (page, ctx) => agents.list(account(ctx), page), options),
-    serveRpc(
-      deps.bus,
-      AGENT.get,
-      ({ agent_id }, ctx) =>
-        replies.read(agent_id, {
-          version: () => agents.getVersion(account(ctx), agent_id),
-          row: () => agents.getRow(account(ctx), agent_id),
-          encode: (row) => validatedReply(AGENT.get, toAgent(row)),
-        }),
-      options,
+    rpc.forAccount(AGENT.create, (body, accountId) => agents.create(accountId, body)),
+    rpc.forAccount(AGENT.list, (page, accountId) => agents.list(accountId, page)),
+    rpc.forAccount(AGENT.get, ({ agent_id }, accountId) =>
+      replies.read(agent_id, {
+        version: () => agents.getVersion(accountId, agent_id),
+        row: () => agents.getRow(accountId, agent_id),
+        encode: (row) => validatedReply(AGENT.get, toAgent(row)),
+      }),
     ),
-    serveRpc(
-      deps.bus,
-      AGENT.getMany,
-      ({ agent_ids }, ctx) => agents.getMany(account(ctx), agent_ids),
-      options,
+    rpc.forAccount(AGENT.getMany, ({ agent_ids }, accountId) => agents.getMany(accountId, agent_ids)),
+    rpc.forAccount(AGENT.update, ({ agent_id, changes }, accountId) =>
+      changing(accountId, agent_id, agents.update(accountId, agent_id, changes)),
     ),
-    serveRpc(
-      deps.bus,
-      AGENT.update,
-      ({ agent_id, changes }, ctx) => changing(ctx, agent_id, agents.update(account(ctx), agent_id, changes)),
-      options,
+    rpc.forAccount(AGENT.delete, ({ agent_id }, accountId) =>
+      changing(accountId, agent_id, agents.delete(accountId, agent_id)),
     ),
-    serveRpc(
-      deps.bus,
-      AGENT.delete,
-      ({ agent_id }, ctx) => changing(ctx, agent_id, agents.delete(account(ctx), agent_id)),
-      options,
+    rpc.forAccount(AGENT.snapshot, ({ agent_id }, accountId) => agentSnapshot(agents, accountId, agent_id)),
+    rpc.forAccount(AGENT.webhookTarget, ({ agent_id }, accountId) =>
+      webhookTarget(agents, accountId, agent_id),
     ),
-    serveRpc(
-      deps.bus,
-      AGENT.snapshot,
-      ({ agent_id }, ctx) => agentSnapshot(agents, account(ctx), agent_id),
-      options,
+    rpc.forAccount(AGENT.getPrompt, ({ agent_id }, accountId) => prompts.getPrompt(accountId, agent_id)),
+    rpc.forAccount(AGENT.saveInstructions, ({ agent_id, instructions }, accountId) =>
+      changing(accountId, agent_id, prompts.saveInstructions(accountId, agent_id, instructions)),
     ),
-    serveRpc(
-      deps.bus,
-      AGENT.webhookTarget,
-      ({ agent_id }, ctx) => webhookTarget(agents, account(ctx), agent_id),
-      options,
+    rpc.forAccount(AGENT.listPromptVersions, ({ agent_id, page, page_size }, accountId) =>
+      prompts.list(accountId, agent_id, { page, page_size }),
     ),
-    serveRpc(
-      deps.bus,
-      AGENT.getPrompt,
-      ({ agent_id }, ctx) => prompts.getPrompt(account(ctx), agent_id),
-      options,
+    rpc.forAccount(AGENT.savePromptVersion, ({ agent_id, label }, accountId) =>
+      changing(accountId, agent_id, prompts.save(accountId, agent_id, label)),
     ),
-    serveRpc(
-      deps.bus,
-      AGENT.saveInstructions,
-      ({ agent_id, instructions }, ctx) =>
-        changing(ctx, agent_id, prompts.saveInstructions(account(ctx), agent_id, instructions)),
-      options,
+    rpc.forAccount(AGENT.promptVersionStatus, ({ agent_id }, accountId) =>
+      prompts.status(accountId, agent_id),
     ),
-    serveRpc(
-      deps.bus,
-      AGENT.listPromptVersions,
-      ({ agent_id, page, page_size }, ctx) => prompts.list(account(ctx), agent_id, { page, page_size }),
-      options,
+    rpc.forAccount(AGENT.restorePromptVersion, ({ agent_id, version_id }, accountId) =>
+      changing(accountId, agent_id, prompts.restore(accountId, agent_id, version_id)),
     ),
-    serveRpc(
-      deps.bus,
-      AGENT.savePromptVersion,
-      ({ agent_id, label }, ctx) => changing(ctx, agent_id, prompts.save(account(ctx), agent_id, label)),
-      options,
-    ),
-    serveRpc(
-      deps.bus,
-      AGENT.promptVersionStatus,
-      ({ agent_id }, ctx) => prompts.status(account(ctx), agent_id),
-      options,
-    ),
-    serveRpc(
-      deps.bus,
-      AGENT.restorePromptVersion,
-      ({ agent_id, version_id }, ctx) =>
-        changing(ctx, agent_id, prompts.restore(account(ctx), agent_id, version_id)),
-      options,
-    ),
-    serveRpc(
-      deps.bus,
-      AGENT.deletePromptVersion,
-      ({ agent_id, version_id }, ctx) =>
-        changing(ctx, agent_id, prompts.delete(account(ctx), agent_id, version_id)),
-      options,
+    rpc.forAccount(AGENT.deletePromptVersion, ({ agent_id, version_id }, accountId) =>
+      changing(accountId, agent_id, prompts.delete(accountId, agent_id, version_id)),
     ),
     // Not account-scoped: it reads no agent, only the catalogue and the address policy.
-    serveRpc(deps.bus, AGENT.checkSettings, (request) => agents.checkSettings(request), options),
+    rpc.serve(AGENT.checkSettings, (request) => agents.checkSettings(request)),
   ];
 }

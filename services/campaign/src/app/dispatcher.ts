@@ -5,7 +5,7 @@ import {
   CALL,
   callRpc,
   type Logger,
-  PollLoop,
+  PollWorker,
   type Sql,
   transaction,
 } from '@voice/shared';
@@ -55,37 +55,16 @@ const IDLE_CHECK_EVERY_MS = 5_000;
  * was not confirmed (crash, timeout) is re-sent after a lease and the call service returns the
  * call it already has, so nobody is dialed twice and no claimed contact is lost.
  */
-export class Dispatcher {
-  private readonly placing = new Set<Promise<void>>();
-  private readonly loop: PollLoop;
+export class Dispatcher extends PollWorker {
   private lastSweep = 0;
   private lastIdleCheck = 0;
 
   constructor(private readonly options: DispatcherOptions) {
     // Each step logs its own failure, so a round as a whole never throws.
-    this.loop = new PollLoop({
-      intervalMs: options.pollIntervalMs,
-      round: () => this.tick(),
-      onError: () => {},
-    });
+    super({ intervalMs: options.pollIntervalMs, onError: () => {} });
   }
 
-  start(): void {
-    this.loop.start();
-  }
-
-  /** Something may be dialable now (started, resumed, a slot freed): look without waiting for the poll. */
-  wake(): void {
-    this.loop.wake();
-  }
-
-  /** Stops dispatching; placements under way finish (their claims are re-sent elsewhere otherwise). */
-  async stop(): Promise<void> {
-    await this.loop.stop();
-    await Promise.allSettled([...this.placing]);
-  }
-
-  private async tick(): Promise<void> {
+  protected async round(): Promise<void> {
     await this.step('prepare campaigns', async () => {
       // One step per campaign per round: dispatching goes on between the steps of a long list.
       if (await prepareDue(this.options.sql, BATCH)) this.loop.wake();
@@ -203,11 +182,6 @@ export class Dispatcher {
         }),
       );
     }
-  }
-
-  private track(work: Promise<void>): void {
-    this.placing.add(work);
-    void work.finally(() => this.placing.delete(work));
   }
 
   /** One placement; never throws (an unconfirmed one stays claimed and is re-sent after the lease). */

@@ -1,55 +1,30 @@
-import { CAMPAIGN, requireAccount, type ServiceDeps, type Subscription, serveRpc } from '@voice/shared';
+import { CAMPAIGN, rpcServer, type ServiceDeps, type Subscription } from '@voice/shared';
 import type { CampaignsApp } from '../app/campaigns';
 
 /** Campaign operations over the bus: decode, call the use case for the caller's account, encode. */
 export function serveCampaigns(deps: ServiceDeps, campaigns: CampaignsApp): Subscription[] {
-  const options = { queue: 'campaign', log: deps.log };
+  const rpc = rpcServer(deps.bus, { queue: 'campaign', log: deps.log });
   return [
-    serveRpc(deps.bus, CAMPAIGN.create, (settings, ctx) => campaigns.createDraft(ctx, settings), options),
-    serveRpc(
-      deps.bus,
-      CAMPAIGN.addContacts,
-      (request, ctx) => campaigns.addContacts(requireAccount(ctx), request),
-      options,
+    // The whole context: creating a draft calls the agent service on the caller's behalf.
+    rpc.serve(CAMPAIGN.create, (settings, ctx) => campaigns.createDraft(ctx, settings)),
+    rpc.forAccount(CAMPAIGN.addContacts, (request, accountId) => campaigns.addContacts(accountId, request)),
+    rpc.forAccount(CAMPAIGN.start, ({ campaign_id, total }, accountId) =>
+      campaigns.start(accountId, campaign_id, total),
     ),
-    serveRpc(
-      deps.bus,
-      CAMPAIGN.start,
-      ({ campaign_id, total }, ctx) => campaigns.start(requireAccount(ctx), campaign_id, total),
-      options,
+    rpc.forAccount(CAMPAIGN.discard, ({ campaign_id }, accountId) =>
+      campaigns.discard(accountId, campaign_id),
     ),
-    serveRpc(
-      deps.bus,
-      CAMPAIGN.discard,
-      ({ campaign_id }, ctx) => campaigns.discard(requireAccount(ctx), campaign_id),
-      options,
-    ),
-    serveRpc(
-      deps.bus,
-      CAMPAIGN.get,
-      ({ campaign_id }, ctx) => campaigns.get(requireAccount(ctx), campaign_id),
-      options,
-    ),
-    serveRpc(
-      deps.bus,
-      CAMPAIGN.list,
-      ({ status, page, page_size }, ctx) => campaigns.list(requireAccount(ctx), status, { page, page_size }),
-      options,
+    rpc.forAccount(CAMPAIGN.get, ({ campaign_id }, accountId) => campaigns.get(accountId, campaign_id)),
+    rpc.forAccount(CAMPAIGN.list, ({ status, page, page_size }, accountId) =>
+      campaigns.list(accountId, status, { page, page_size }),
     ),
     ...(['pause', 'resume', 'cancel'] as const).map((operation) =>
-      serveRpc(
-        deps.bus,
-        CAMPAIGN[operation],
-        ({ campaign_id }, ctx) => campaigns.operate(requireAccount(ctx), campaign_id, operation),
-        options,
+      rpc.forAccount(CAMPAIGN[operation], ({ campaign_id }, accountId) =>
+        campaigns.operate(accountId, campaign_id, operation),
       ),
     ),
-    serveRpc(
-      deps.bus,
-      CAMPAIGN.listContacts,
-      ({ campaign_id, status, page, page_size }, ctx) =>
-        campaigns.listContacts(requireAccount(ctx), campaign_id, status, { page, page_size }),
-      options,
+    rpc.forAccount(CAMPAIGN.listContacts, ({ campaign_id, status, page, page_size }, accountId) =>
+      campaigns.listContacts(accountId, campaign_id, status, { page, page_size }),
     ),
   ];
 }

@@ -1,4 +1,4 @@
-import { type Logger, PollLoop, type Sql, WEBHOOK_HEADERS } from '@voice/shared';
+import { type Logger, PollWorker, type Sql, WEBHOOK_HEADERS } from '@voice/shared';
 import { type ClaimedDelivery, deliveryRepository, type EndpointState } from '../db/deliveries';
 import { type AttemptOutcome, decideAfterAttempt } from '../domain/policy';
 import { signatureHeaders } from '../domain/signature';
@@ -23,6 +23,7 @@ export interface DeliveryWorkerOptions {
 
 /** Deliveries failed in a row after which the endpoint itself is reported as failing (once). */
 export const ENDPOINT_FAILING_AFTER = 3;
+const DEFAULT_POLL_INTERVAL_MS = 100;
 
 /** The host (and port) alone: never a path or query string, which may carry a receiver's token. */
 function hostOf(url: string): string {
@@ -38,41 +39,24 @@ function hostOf(url: string): string {
  * concurrency (total and per host), logs every attempt and schedules the retry in the row — never
  * sleeping on it — so a restart or another replica picks up where this one stopped.
  */
-export class DeliveryWorker {
-  private readonly inFlight = new Set<Promise<void>>();
+export class DeliveryWorker extends PollWorker {
   private readonly perHost = new Map<string, number>();
-  private readonly loop: PollLoop;
   private readonly maxConcurrent: number;
   private readonly maxPerHost: number;
   private readonly pollIntervalMs: number;
 
   constructor(private readonly options: DeliveryWorkerOptions) {
+    super({
+      intervalMs: options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
+      onError: (error) => options.log.error({ err: error }, 'webhook delivery poll failed'),
+    });
     this.maxConcurrent = options.maxConcurrent ?? 32;
     this.maxPerHost = options.maxPerHost ?? 4;
-    this.pollIntervalMs = options.pollIntervalMs ?? 100;
-    this.loop = new PollLoop({
-      intervalMs: this.pollIntervalMs,
-      round: () => this.tick(),
-      onError: (error) => this.options.log.error({ err: error }, 'webhook delivery poll failed'),
-    });
+    this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
   }
 
-  start(): void {
-    this.loop.start();
-  }
-
-  /** Looks for due work now (a new delivery was stored). */
-  wake(): void {
-    this.loop.wake();
-  }
-
-  async stop(): Promise<void> {
-    await this.loop.stop();
-    await Promise.allSettled([...this.inFlight]);
-  }
-
-  private async tick(): Promise<void> {
-    const free = this.maxConcurrent - this.inFlight.size;
+  protected async round(): Promise<void> {
+    const free = this.maxConcurrent - this.inBackground;
     const leaseMs = this.options.attemptTimeoutMs + 30_000;
     const claimed = await deliveryRepository.claimDue(this.options.sql, free, leaseMs);
     for (const delivery of claimed) {
@@ -84,17 +68,17 @@ export class DeliveryWorker {
         continue;
       }
       this.perHost.set(host, busy + 1);
-      const task = this.attempt(delivery)
-        .catch((error: unknown) =>
-          this.options.log.error({ err: error, delivery_id: delivery.id }, 'webhook attempt not recorded'),
-        )
-        .finally(() => {
-          const left = (this.perHost.get(host) ?? 1) - 1;
-          if (left <= 0) this.perHost.delete(host);
-          else this.perHost.set(host, left);
-          this.inFlight.delete(task);
-        });
-      this.inFlight.add(task);
+      this.track(
+        this.attempt(delivery)
+          .catch((error: unknown) =>
+            this.options.log.error({ err: error, delivery_id: delivery.id }, 'webhook attempt not recorded'),
+          )
+          .finally(() => {
+            const left = (this.perHost.get(host) ?? 1) - 1;
+            if (left <= 0) this.perHost.delete(host);
+            else this.perHost.set(host, left);
+          }),
+      );
     }
   }
 
