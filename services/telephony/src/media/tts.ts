@@ -50,8 +50,27 @@ async function espeak(text: string, options: SynthesizeOptions): Promise<Int16Ar
   if (options.voice) args.push('-v', options.voice);
   if (options.wordsPerMinute) args.push('-s', String(Math.round(options.wordsPerMinute)));
   // The text goes on stdin: never on the command line, where a leading dash would be an option.
-  const wav = await run('espeak-ng', args, Buffer.from(text));
-  return toPcm8k(await run('sox', ['-t', 'wav', '-', ...RAW_8K_OUT], wav));
+  // espeak-ng quietly speaks its default voice for an unknown one: that must fall back instead.
+  if (options.voice && !(await espeakVoices()).has(options.voice.split('+')[0]!.toLowerCase())) {
+    throw new Error(`unknown voice ${JSON.stringify(options.voice)}`);
+  }
+  const { stdout: wav } = await run('espeak-ng', args, Buffer.from(text));
+  return toPcm8k((await run('sox', ['-t', 'wav', '-', ...RAW_8K_OUT], wav)).stdout);
+}
+
+let voices: Promise<Set<string>> | undefined;
+
+/** Languages, voice names and voice files espeak-ng knows, read once per process. */
+function espeakVoices(): Promise<Set<string>> {
+  voices ??= run('espeak-ng', ['--voices']).then(({ stdout }) => {
+    const names = new Set<string>();
+    for (const line of stdout.toString().split('\n').slice(1)) {
+      const [, language, , name, file] = line.trim().split(/\s+/);
+      for (const n of [language, name, file, file?.split('/').pop()]) if (n) names.add(n.toLowerCase());
+    }
+    return names;
+  });
+  return voices;
 }
 
 async function flite(text: string, options: SynthesizeOptions): Promise<Int16Array> {
@@ -61,7 +80,7 @@ async function flite(text: string, options: SynthesizeOptions): Promise<Int16Arr
     const wavFile = path.join(dir, 'speech.wav');
     await writeFile(textFile, text);
     await run('flite', ['-voice', options.voice ?? 'slt', '-f', textFile, '-o', wavFile]);
-    return toPcm8k(await run('sox', [wavFile, ...RAW_8K_OUT]));
+    return toPcm8k((await run('sox', [wavFile, ...RAW_8K_OUT])).stdout);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -76,7 +95,7 @@ function toPcm8k(raw: Buffer): Int16Array {
 }
 
 /** Runs a tool with bounded time and output; rejects on a non-zero exit. */
-function run(command: string, args: string[], stdin?: Buffer): Promise<Buffer> {
+function run(command: string, args: string[], stdin?: Buffer): Promise<{ stdout: Buffer; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
@@ -97,7 +116,7 @@ function run(command: string, args: string[], stdin?: Buffer): Promise<Buffer> {
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      if (code === 0) resolve(Buffer.concat(out));
+      if (code === 0) resolve({ stdout: Buffer.concat(out), stderr });
       else reject(new Error(`${command} exited with ${signal ?? code}: ${stderr.trim().slice(0, 300)}`));
     });
     child.stdin.on('error', () => {
