@@ -6,7 +6,8 @@ export const MAX_RTP_DATAGRAM = 1500;
 /** 120 ms of G.711, the longest packet time a trunk plausibly uses. */
 const MAX_AUDIO_PAYLOAD = 960;
 
-export interface ReceivedRtp {
+/** The RTP header fields we use and the payload, both ways (no CSRCs or extensions). */
+export interface RtpFields {
   payloadType: number;
   sequenceNumber: number;
   timestamp: number;
@@ -19,10 +20,7 @@ export interface ReceivedRtp {
  * Reads one datagram as RTP, or answers undefined for anything that is not a well-formed RTP
  * packet of an expected payload type and size: the socket is open to the internet.
  */
-export function parseRtp(
-  datagram: Buffer,
-  acceptedPayloadTypes: ReadonlySet<number>,
-): ReceivedRtp | undefined {
+export function parseRtp(datagram: Buffer, acceptedPayloadTypes: ReadonlySet<number>): RtpFields | undefined {
   if (datagram.length < 12 || datagram.length > MAX_RTP_DATAGRAM) return undefined;
   const view = nodeBufferToDataView(datagram);
   if (!isRtp(view)) return undefined;
@@ -49,16 +47,7 @@ export function parseRtp(
   };
 }
 
-export interface OutgoingRtp {
-  payloadType: number;
-  sequenceNumber: number;
-  timestamp: number;
-  ssrc: number;
-  marker: boolean;
-  payload: Uint8Array;
-}
-
-export function serializeRtp(p: OutgoingRtp): Buffer {
+export function serializeRtp(p: RtpFields): Buffer {
   const packet = new RtpPacket();
   packet.setPayloadType(p.payloadType);
   packet.setSequenceNumber(p.sequenceNumber & 0xffff);

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { encodeG711, FRAME_SAMPLES, type G711Codec, silencePayload } from './codec';
 import { dtmfPayloads } from './dtmf';
 import type { PlaybackQueue } from './playback-queue';
-import type { OutgoingRtp } from './rtp-packet';
+import type { RtpFields } from './rtp-packet';
 
 interface DtmfJob {
   payloads: Uint8Array[];
@@ -11,7 +11,7 @@ interface DtmfJob {
 }
 
 export interface SentFrame {
-  packet: OutgoingRtp;
+  packet: RtpFields;
   /** What the packet says, as PCM, for the recording (silence for events and comfort packets). */
   pcm: Int16Array | undefined;
 }

@@ -11,7 +11,7 @@ import type { RtpPortPair, RtpPortPool } from './port-pool';
 import { ReceiverStats } from './receiver-stats';
 import type { RtcpReport } from './rtcp';
 import { RtcpReporter } from './rtcp-reporter';
-import { parseRtp, type ReceivedRtp, serializeRtp } from './rtp-packet';
+import { parseRtp, type RtpFields, serializeRtp } from './rtp-packet';
 import { RtpSender } from './rtp-sender';
 import { buildOffer, DEFAULT_TELEPHONE_EVENT_PT, type NegotiatedMedia, parseAnswer } from './sdp';
 import { WavRecorder } from './wav-recorder';
@@ -291,7 +291,7 @@ export class RtpSession extends EventEmitter<RtpSessionEvents> {
     );
   }
 
-  #onEvent(packet: ReceivedRtp): void {
+  #onEvent(packet: RtpFields): void {
     const event = decodeTelephoneEvent(packet.payload);
     const digit = event && eventToDigit(event.event);
     if (!digit) return;
