@@ -58,3 +58,17 @@ export function dtmfPayloads(digit: string, durationMs: number, volume = 10): Ui
   payloads.push(final, final, final);
   return payloads;
 }
+
+/** Announces each received digit once: all packets of one event share its RTP timestamp. */
+export class DtmfDetector {
+  #last: { ssrc: number; timestamp: number } | undefined;
+
+  detect(ssrc: number, timestamp: number, payload: Uint8Array): string | undefined {
+    const event = decodeTelephoneEvent(payload);
+    const digit = event && eventToDigit(event.event);
+    if (!digit) return undefined;
+    if (this.#last && this.#last.ssrc === ssrc && this.#last.timestamp === timestamp) return undefined;
+    this.#last = { ssrc, timestamp };
+    return digit;
+  }
+}

@@ -2,7 +2,7 @@ import type { RemoteInfo } from 'node:dgram';
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { decodeG711, FRAME_MS, FRAME_SAMPLES, type G711Codec, STATIC_PAYLOAD_TYPES } from './codec';
-import { decodeTelephoneEvent, eventToDigit, isDtmfDigit } from './dtmf';
+import { DtmfDetector, isDtmfDigit } from './dtmf';
 import type { JitterBufferOptions } from './jitter-buffer';
 import { Pacer } from './pacer';
 import { PlaybackQueue } from './playback-queue';
@@ -11,9 +11,10 @@ import type { RtpPortPair, RtpPortPool } from './port-pool';
 import { ReceiverStats } from './receiver-stats';
 import type { RtcpReport } from './rtcp';
 import { RtcpReporter } from './rtcp-reporter';
-import { parseRtp, type RtpFields, serializeRtp } from './rtp-packet';
+import { parseRtp, serializeRtp } from './rtp-packet';
 import { RtpSender } from './rtp-sender';
 import { buildOffer, DEFAULT_TELEPHONE_EVENT_PT, type NegotiatedMedia, parseAnswer } from './sdp';
+import { SymmetricPeer } from './symmetric-peer';
 import { WavRecorder } from './wav-recorder';
 
 export interface RtpSessionOptions {
@@ -53,6 +54,8 @@ export interface RtpSessionStats {
   jitterMs: number;
   roundTripMs?: number;
   rtcpReportsSent: number;
+  /** 20 ms slots lost to event-loop stalls (nothing was sent for them). */
+  ticksSkipped: number;
   lastRemoteReport?: RtcpReport;
 }
 
@@ -69,16 +72,15 @@ export class RtpSession extends EventEmitter<RtpSessionEvents> {
   readonly #pacer: Pacer;
   readonly #rtcp: RtcpReporter;
   #negotiated: NegotiatedMedia | undefined;
-  #rtpTarget: { address: string; port: number } | undefined;
-  #rtcpTarget: { address: string; port: number } | undefined;
-  #rtpLatched = false;
-  #rtcpLatched = false;
+  readonly #rtpPeer = new SymmetricPeer();
+  readonly #rtcpPeer = new SymmetricPeer();
+  readonly #dtmf = new DtmfDetector();
   #accepted = new Set<number>([...Object.values(STATIC_PAYLOAD_TYPES), DEFAULT_TELEPHONE_EVENT_PT]);
-  #lastEvent: { ssrc: number; timestamp: number } | undefined;
   #answeredAt: number | undefined;
   #lastRtpAt: number | undefined;
   #timedOut = false;
   #ignored = 0;
+  #ticksSkipped = 0;
   #closed: Promise<void> | undefined;
 
   private constructor(
@@ -98,7 +100,7 @@ export class RtpSession extends EventEmitter<RtpSessionEvents> {
       this.#sender,
       this.#receiver,
       cname,
-      (d) => this.#sendTo(this.ports.rtcp, this.#rtcpTarget, d),
+      (d) => this.#sendTo(this.ports.rtcp, this.#rtcpPeer, d),
       options.rtcpIntervalMs ?? 5000,
     );
     ports.rtp.on('message', (msg, from) => this.#onRtp(msg, from));
@@ -147,8 +149,8 @@ export class RtpSession extends EventEmitter<RtpSessionEvents> {
       media.payloadType,
       media.telephoneEventPayloadType ?? DEFAULT_TELEPHONE_EVENT_PT,
     ]);
-    if (!this.#rtpLatched) this.#rtpTarget = { address: media.remoteAddress, port: media.remotePort };
-    if (!this.#rtcpLatched) this.#rtcpTarget = { address: media.remoteAddress, port: media.remoteRtcpPort };
+    this.#rtpPeer.announce({ address: media.remoteAddress, port: media.remotePort });
+    this.#rtcpPeer.announce({ address: media.remoteAddress, port: media.remoteRtcpPort });
     return media;
   }
 
@@ -203,6 +205,7 @@ export class RtpSession extends EventEmitter<RtpSessionEvents> {
       jitterMs: this.#receiver.jitterSamples / 8,
       ...(this.#rtcp.roundTripMs !== undefined ? { roundTripMs: this.#rtcp.roundTripMs } : {}),
       rtcpReportsSent: this.#rtcp.reportsSent,
+      ticksSkipped: this.#ticksSkipped,
       ...(remote ? { lastRemoteReport: remote } : {}),
     };
   }
@@ -222,13 +225,14 @@ export class RtpSession extends EventEmitter<RtpSessionEvents> {
 
   #tick(now: number): void {
     const sent = this.#sender.next(this.#playback);
-    this.#sendTo(this.ports.rtp, this.#rtpTarget, serializeRtp(sent.packet));
+    this.#sendTo(this.ports.rtp, this.#rtpPeer, serializeRtp(sent.packet));
     this.#hear(now, sent.pcm);
     this.#checkTimeout(now);
   }
 
   /** Ticks lost to a stall: nothing is sent for them, but playout and the recording keep time. */
   #skip(ticks: number): void {
+    this.#ticksSkipped += ticks;
     this.#sender.skip(ticks);
     const now = performance.now();
     for (let i = 0; i < ticks; i++) this.#hear(now, undefined);
@@ -250,68 +254,30 @@ export class RtpSession extends EventEmitter<RtpSessionEvents> {
   }
 
   #onRtp(datagram: Buffer, from: RemoteInfo): void {
-    if (this.#closed) return;
-    const latched = this.#rtpLatched && this.#rtpTarget;
-    if (latched && (latched.address !== from.address || latched.port !== from.port)) {
-      this.#ignored++;
-      return;
-    }
-    const packet = parseRtp(datagram, this.#accepted);
+    const packet =
+      this.#closed || !this.#rtpPeer.accepts(from) ? undefined : parseRtp(datagram, this.#accepted);
     if (!packet) {
       this.#ignored++;
       return;
     }
-    if (!this.#rtpLatched) {
-      // Symmetric RTP: answer to where the far end really sends from, which a NAT may have changed.
-      this.#rtpLatched = true;
-      this.#rtpTarget = { address: from.address, port: from.port };
-    }
+    this.#rtpPeer.latch(from);
     const now = performance.now();
     this.#lastRtpAt = now;
     const isEvent = packet.payloadType === this.#eventPayloadType();
     if (this.#receiver.ssrc !== undefined && this.#receiver.ssrc !== packet.ssrc) this.#playout.reset();
-    this.#receiver.update(
-      packet.ssrc,
-      packet.sequenceNumber,
-      packet.timestamp,
-      now,
-      packet.payload.length,
-      !isEvent,
-    );
-    if (isEvent) this.#onEvent(packet);
-    const pcm = isEvent ? new Int16Array(0) : decodeG711(this.#codecOf(packet.payloadType), packet.payload);
-    this.#playout.push(
-      {
-        sequenceNumber: packet.sequenceNumber,
-        timestamp: packet.timestamp,
-        kind: isEvent ? 'event' : 'audio',
-        payload: pcm,
-      },
-      now,
-    );
-  }
-
-  #onEvent(packet: RtpFields): void {
-    const event = decodeTelephoneEvent(packet.payload);
-    const digit = event && eventToDigit(event.event);
-    if (!digit) return;
-    // All packets of one event share its timestamp: the first one seen announces the digit.
-    const last = this.#lastEvent;
-    if (last && last.ssrc === packet.ssrc && last.timestamp === packet.timestamp) return;
-    this.#lastEvent = { ssrc: packet.ssrc, timestamp: packet.timestamp };
-    this.emit('dtmf', digit);
+    const { ssrc, sequenceNumber, timestamp, payload } = packet;
+    this.#receiver.update(ssrc, sequenceNumber, timestamp, now, payload.length, !isEvent);
+    const digit = isEvent ? this.#dtmf.detect(ssrc, timestamp, payload) : undefined;
+    if (digit) this.emit('dtmf', digit);
+    const pcm = isEvent ? new Int16Array(0) : decodeG711(this.#codecOf(packet.payloadType), payload);
+    this.#playout.push({ sequenceNumber, timestamp, kind: isEvent ? 'event' : 'audio', payload: pcm }, now);
   }
 
   #onRtcp(datagram: Buffer, from: RemoteInfo): void {
-    if (this.#closed) return;
-    const latched = this.#rtcpLatched && this.#rtcpTarget;
-    if (latched && (latched.address !== from.address || latched.port !== from.port)) return;
+    if (this.#closed || !this.#rtcpPeer.accepts(from)) return;
     const reports = this.#rtcp.receive(datagram);
     if (reports.length === 0) return;
-    if (!this.#rtcpLatched) {
-      this.#rtcpLatched = true;
-      this.#rtcpTarget = { address: from.address, port: from.port };
-    }
+    this.#rtcpPeer.latch(from);
     for (const report of reports) this.emit('rtcp', report);
   }
 
@@ -324,11 +290,8 @@ export class RtpSession extends EventEmitter<RtpSessionEvents> {
     return payloadType === STATIC_PAYLOAD_TYPES.PCMA ? 'PCMA' : 'PCMU';
   }
 
-  #sendTo(
-    socket: RtpPortPair['rtp'],
-    target: { address: string; port: number } | undefined,
-    data: Buffer,
-  ): void {
+  #sendTo(socket: RtpPortPair['rtp'], peer: SymmetricPeer, data: Buffer): void {
+    const target = peer.target;
     if (!target || this.#closed) return;
     try {
       socket.send(data, target.port, target.address);
