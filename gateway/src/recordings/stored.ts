@@ -1,0 +1,54 @@
+import { AppError, type ByteRange, type RecordingStore } from '@voice/shared';
+import type { FastifyReply } from 'fastify';
+import parseRange from 'range-parser';
+
+/**
+ * What a Range header asks of a file of `size` bytes: one range, `unsatisfiable` (416), or the
+ * whole file. A malformed header, another unit or several ranges get the whole file, which
+ * RFC 9110 allows (a server may ignore Range); players ask for one range at a time.
+ */
+export function requestedRange(
+  header: string | undefined,
+  size: number,
+): ByteRange | 'unsatisfiable' | undefined {
+  if (header === undefined) return undefined;
+  const ranges = parseRange(size, header, { combine: true });
+  if (ranges === -1) return 'unsatisfiable';
+  if (ranges === -2 || ranges.type !== 'bytes' || ranges.length !== 1) return undefined;
+  return ranges[0];
+}
+
+/**
+ * Answers with the call's recording from the store, honouring a single byte range (206, or 416 with
+ * the size), and says whether it did: a call recorded by the simulated carrier has no stored file.
+ */
+export async function sendStoredRecording(
+  store: RecordingStore,
+  callId: string,
+  rangeHeader: string | undefined,
+  reply: FastifyReply,
+): Promise<boolean> {
+  const stat = await store.stat(callId);
+  if (!stat) return false;
+  const range = requestedRange(rangeHeader, stat.size);
+  if (range === 'unsatisfiable') {
+    reply.header('content-range', `bytes */${stat.size}`);
+    throw new AppError('RANGE_NOT_SATISFIABLE', `This recording has ${stat.size} bytes`);
+  }
+  const body = await store.read(callId, range);
+  if (!body) return false;
+  reply
+    .header('accept-ranges', 'bytes')
+    .header('content-type', stat.contentType)
+    .header('cache-control', 'private, no-store');
+  if (range) {
+    reply
+      .code(206)
+      .header('content-range', `bytes ${range.start}-${range.end}/${stat.size}`)
+      .header('content-length', range.end - range.start + 1);
+  } else {
+    reply.header('content-length', stat.size);
+  }
+  reply.send(body);
+  return true;
+}
