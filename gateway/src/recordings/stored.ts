@@ -1,5 +1,6 @@
+import { Readable } from 'node:stream';
 import { AppError, type ByteRange, type RecordingStore } from '@voice/shared';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import parseRange from 'range-parser';
 
 /**
@@ -25,17 +26,19 @@ export function requestedRange(
 export async function sendStoredRecording(
   store: RecordingStore,
   callId: string,
-  rangeHeader: string | undefined,
+  request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<boolean> {
   const stat = await store.stat(callId);
   if (!stat) return false;
-  const range = requestedRange(rangeHeader, stat.size);
+  const range = requestedRange(request.headers.range, stat.size);
   if (range === 'unsatisfiable') {
     reply.header('content-range', `bytes */${stat.size}`);
     throw new AppError('RANGE_NOT_SATISFIABLE', `This recording has ${stat.size} bytes`);
   }
-  const body = await store.read(callId, range);
+  // A HEAD answers the headers without reading the recording (an empty stream keeps Fastify from
+  // replacing the Content-Length with 0, as it does for a HEAD answered without a body).
+  const body = request.method === 'HEAD' ? Readable.from([]) : await store.read(callId, range);
   if (!body) return false;
   reply
     .header('accept-ranges', 'bytes')

@@ -99,6 +99,16 @@ describe.each(infraModes())('recordings kept in the recording store (%s)', (mode
     expect(bytes.equals(file)).toBe(true);
   });
 
+  it('answers HEAD with the length and no body', async () => {
+    const res = await fetch(linkOn(t.url), { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-length')).toBe(String(file.length));
+    expect((await res.arrayBuffer()).byteLength).toBe(0);
+    const part = await fetch(linkOn(t.url), { method: 'HEAD', headers: { range: 'bytes=10-19' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-length')).toBe('10');
+  });
+
   it('serves byte ranges as 206 with Content-Range', async () => {
     const cases: [string, number, number][] = [
       ['bytes=0-43', 0, 43],

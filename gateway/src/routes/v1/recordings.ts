@@ -57,7 +57,7 @@ export const recordingRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps
           check.reason === 'expired' ? 'This recording link has expired' : 'Invalid recording link',
         );
       }
-      if (await sendStoredRecording(recordingStore, callId, request.headers.range, reply)) return reply;
+      if (await sendStoredRecording(recordingStore, callId, request, reply)) return reply;
       const ctx = callContext(request);
       const info = await client.call(CALL.recordingInfo, { call_id: callId }, ctx);
       if (!info.has_recording) throw new AppError('NOT_FOUND', 'This call has no recording');
