@@ -4,15 +4,8 @@ import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import {
-  type ByteRange,
-  RECORDING_CONTENT_TYPE,
-  type RecordingSource,
-  type RecordingStat,
-  type RecordingStore,
-  rangeWithin,
-  recordingId,
-} from './store';
+import type { ByteRange, RecordingSource, RecordingStat, RecordingStore } from './store';
+import { rangeWithin, recordingId, wavStat } from './store';
 
 const TEMP_SUFFIX = '.partial';
 /** A temporary file this old was left by a put that died with its process. */
@@ -58,12 +51,12 @@ export class FileRecordingStore implements RecordingStore {
       await rm(temp, { force: true });
       throw error;
     }
-    return { size: (await stat(final)).size, contentType: RECORDING_CONTENT_TYPE };
+    return wavStat((await stat(final)).size);
   }
 
   async stat(callId: string): Promise<RecordingStat | undefined> {
     try {
-      return { size: (await stat(this.path(callId))).size, contentType: RECORDING_CONTENT_TYPE };
+      return wavStat((await stat(this.path(callId))).size);
     } catch (error) {
       if (isMissing(error)) return undefined;
       throw error;

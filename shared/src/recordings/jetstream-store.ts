@@ -14,12 +14,12 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { readChunks } from './jetstream-chunks';
 import {
   type ByteRange,
-  RECORDING_CONTENT_TYPE,
   type RecordingSource,
   type RecordingStat,
   type RecordingStore,
   rangeWithin,
   recordingId,
+  wavStat,
 } from './store';
 
 export const RECORDINGS_BUCKET = 'voice-recordings';
@@ -36,10 +36,6 @@ export interface JetStreamRecordingStoreOptions {
 
 function isStored(info: ObjectInfo | null): info is ObjectInfo {
   return info !== null && !info.deleted;
-}
-
-function stat(info: ObjectInfo): RecordingStat {
-  return { size: info.size, contentType: RECORDING_CONTENT_TYPE };
 }
 
 /** The bucket's stream refused the put because another put of the same name got in first. */
@@ -112,19 +108,19 @@ export class JetStreamRecordingStore implements RecordingStore {
       const info = await this.os.put({ name, options: { max_chunk_size: CHUNK_BYTES } }, webStreamOf(input), {
         previousRevision: previous?.revision ?? 0,
       });
-      return stat(info);
+      return wavStat(info.size);
     } catch (error) {
       input.destroy();
       if (!lostRace(error)) throw error;
       const kept = await this.os.info(name);
       if (!isStored(kept)) throw error;
-      return stat(kept);
+      return wavStat(kept.size);
     }
   }
 
   async stat(callId: string): Promise<RecordingStat | undefined> {
     const info = await this.os.info(recordingId(callId));
-    return isStored(info) ? stat(info) : undefined;
+    return isStored(info) ? wavStat(info.size) : undefined;
   }
 
   async read(callId: string, range?: ByteRange): Promise<Readable | undefined> {

@@ -10,6 +10,11 @@ export interface RecordingStat {
   contentType: typeof RECORDING_CONTENT_TYPE;
 }
 
+/** What a store says of a recording of `size` bytes. */
+export function wavStat(size: number): RecordingStat {
+  return { size, contentType: RECORDING_CONTENT_TYPE };
+}
+
 /** Inclusive byte positions, as in an HTTP Range header: `{ start: 0, end: 99 }` is the first 100 bytes. */
 export interface ByteRange {
   start: number;
