@@ -3,7 +3,7 @@ import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { processExists } from '@voice/shared/testing';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFailed, vi } from 'vitest';
 import {
   campaignApi,
   completingNumbers,
@@ -27,6 +27,15 @@ function postgresLines(output: string): string {
     .split('\n')
     .filter((line) => /PostgreSQL|"component":"postgres"/.test(line))
     .slice(-20)
+    .join('\n');
+}
+
+/** The platform's last warnings and errors. */
+function problems(output: string): string {
+  return output
+    .split('\n')
+    .filter((line) => /"level":(40|50)/.test(line))
+    .slice(-30)
     .join('\n');
 }
 
@@ -73,6 +82,9 @@ describe('the embedded PostgreSQL dies under a running platform', () => {
 
   it('restarts it; the campaign finishes, losing no one and dialing no one twice', async () => {
     proc = await start();
+    const running = proc;
+    // What went wrong inside the platform, whichever step failed (afterEach has stopped it by then).
+    onTestFailed(() => console.error(problems(running.output())));
     const url = proc.url!;
     const t = { url, adminToken };
     const acme = await pollingAccount(t, 'Acme');
@@ -112,15 +124,7 @@ describe('the embedded PostgreSQL dies under a running platform', () => {
     const unfinished = calls
       .filter((call) => call.status !== 'completed')
       .map((call) => `${call.id} ${call.status} ${call.call_end_reason} ${call.ended_by}`);
-    expect(
-      unfinished,
-      proc
-        .output()
-        .split('\n')
-        .filter((l) => /"level":(40|50)/.test(l))
-        .slice(-30)
-        .join('\n'),
-    ).toEqual([]);
+    expect(unfinished, problems(proc.output())).toEqual([]);
     expect(done.counts).toMatchObject({ total: 40, pending: 0, in_progress: 0, completed: 40 });
 
     expect(await proc.stop('SIGTERM')).toBe(0);
