@@ -17,7 +17,7 @@ import {
   WEBHOOK_EVENT_KINDS,
 } from '@voice/shared';
 import { OPERATIONS, type OperationName } from '../operations/catalogue';
-import { type Args, plainArgs, present } from '../operations/graphql-args';
+import { type Args, defaultArgs, present } from '../operations/graphql-args';
 import { LIVE_OPERATIONS, openLive } from '../operations/live';
 import type { AnyOperation } from '../operations/operation';
 import { withRecordingUrl } from '../recordings/links';
@@ -47,7 +47,8 @@ type FieldOwner = AnyOperation['graphql'] extends `${infer T}.${string}` ? T : n
 
 /**
  * The resolvers of the catalogue's fields (gateway/src/operations): each runs its operation with
- * the input its entry makes from the arguments (and, for a field of a resource, that resource),
+ * the input its entry makes from the arguments (by default defaultArgs, with the resource of a
+ * field of a resource as `id`),
  * an idempotency key when the field takes one, and answers what the entry makes of the result.
  */
 function operationResolvers(): Record<FieldOwner, Record<string, Resolver>> {
@@ -59,7 +60,8 @@ function operationResolvers(): Record<FieldOwner, Record<string, Resolver>> {
   };
   for (const op of Object.values(OPERATIONS) as AnyOperation[]) {
     const [type, field] = op.graphql.split('.') as [FieldOwner, string];
-    const toInput = op.graphqlArgs ?? plainArgs;
+    const onResource = type !== 'Query' && type !== 'Mutation';
+    const toInput = op.graphqlArgs ?? defaultArgs(op.graphqlField.idArg, onResource);
     const toResult = op.graphqlResult as ((answer: unknown) => unknown) | undefined;
     byType[type][field] = async (parent, args, ctx) => {
       const { idempotencyKey, ...rest } = args;
