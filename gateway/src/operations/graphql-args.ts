@@ -31,10 +31,10 @@ export const plainArgs = (args: Args): Args => present(snakeKeys(args));
  * resource (Agent.promptVersions), else the argument named idArg (`agentId`) or `id`.
  */
 export function defaultArgs(idArg: string | undefined, onResource: boolean) {
-  return (args: Args, parent: { id: string }): Args => {
-    if (onResource) return { ...plainArgs(args), id: parent.id };
+  return (args: Args, parent?: { id: string }): Args => {
+    if (onResource) return { ...plainArgs(args), id: parent?.id };
     if (idArg === undefined) return plainArgs(args);
     const { [idArg]: id, ...rest } = args;
-    return { ...plainArgs(rest), id };
+    return present({ ...plainArgs(rest), id });
   };
 }
