@@ -17,6 +17,8 @@ export const SCOPES = [
   'calls:write',
   'campaigns:read',
   'campaigns:write',
+  'trunks:read',
+  'trunks:write',
 ] as const;
 export const Scope = z.enum(SCOPES);
 export type Scope = z.infer<typeof Scope>;
