@@ -19,16 +19,7 @@ describe.each(infraModes())('GET /v1/health (%s)', (mode) => {
   it('is public and reports ok with every component reachable', async () => {
     await healthWhen(t.url, (health) => {
       expect(health.status).toBe('ok');
-      for (const name of [
-        'gateway',
-        'bus',
-        'database',
-        'agent',
-        'call',
-        'campaign',
-        'webhook',
-        'telephony',
-      ]) {
+      for (const name of ['gateway', 'bus', 'database', 'agent', 'call', 'campaign', 'webhook']) {
         expect(health.components[name]?.status).toBe('ok');
       }
     });
