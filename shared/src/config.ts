@@ -169,11 +169,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS (${config.HTTP_REQUEST_TIMEOUT_MS})`,
     ]);
   }
-  // One call takes an RTP port and the RTCP port above it: the range must hold at least one pair.
-  if (config.RTP_PORT_MAX - config.RTP_PORT_MIN < 1) {
+  // A call takes an even RTP port and the odd RTCP port above it: the range must hold one such pair.
+  const firstEven = config.RTP_PORT_MIN + (config.RTP_PORT_MIN % 2);
+  if (firstEven + 1 > config.RTP_PORT_MAX) {
     throw new ConfigError([
-      `RTP_PORT_MAX: must be above RTP_PORT_MIN (${config.RTP_PORT_MIN}) so the range holds an RTP and RTCP pair ` +
-        `(got ${config.RTP_PORT_MAX})`,
+      `RTP_PORT_MAX: the range ${config.RTP_PORT_MIN}..${config.RTP_PORT_MAX} must hold an even RTP port and the ` +
+        'RTCP port above it (e.g. 10000..20000)',
     ]);
   }
   return config;

@@ -145,9 +145,16 @@ describe('telephony settings', () => {
       expect(() => loadConfig({ RTP_PORT_MIN: bad }), bad).toThrow(
         /RTP_PORT_MIN: must be a port number from 1024/,
       );
-    expect(() => loadConfig({ RTP_PORT_MIN: '20000', RTP_PORT_MAX: '20000' })).toThrow(
-      /RTP_PORT_MAX: must be above RTP_PORT_MIN \(20000\)/,
-    );
+    for (const [min, max] of [
+      ['20000', '20000'],
+      ['20001', '20002'],
+      ['20000', '19000'],
+    ]) {
+      expect(() => loadConfig({ RTP_PORT_MIN: min, RTP_PORT_MAX: max }), `${min}..${max}`).toThrow(
+        /RTP_PORT_MAX: the range .* must hold an even RTP port and the RTCP port above it/,
+      );
+    }
+    expect(loadConfig({ RTP_PORT_MIN: '20001', RTP_PORT_MAX: '20003' }).RTP_PORT_MIN).toBe(20001);
     expect(() => loadConfig({ SIP_BIND_ADDRESS: 'example.com' })).toThrow(
       /SIP_BIND_ADDRESS: must be an IP address/,
     );
