@@ -13,6 +13,8 @@ export * from './events';
 export * from './examples';
 export * from './notices';
 export * from './rpc-contract';
+export * from './sip-trunks';
+export * from './sip-uri';
 export * from './subjects';
 export * from './telephony';
 export * from './text';
