@@ -271,6 +271,15 @@ export class SipUserAgent {
   }
 
   private receive(message: SipMessage, from: Peer): void {
+    this.logger.debug(
+      {
+        from: `${from.host}:${from.port}/${from.transport}`,
+        callId: header(message, 'call-id'),
+        first: firstLine(message),
+        cseq: header(message, 'cseq'),
+      },
+      'sip receive',
+    );
     if (message.kind === 'response') this.receiveResponse(message);
     else if (this.responses.replay(message, (response, peer) => this.send(response, peer))) return;
     else {
@@ -317,6 +326,12 @@ export class SipUserAgent {
       }
     }
   }
+}
+
+function firstLine(message: SipMessage): string {
+  return message.kind === 'request'
+    ? `${message.method} ${message.uri}`
+    : `${message.status} ${message.reason}`;
 }
 
 function transactionKey(message: SipMessage): string {
