@@ -151,3 +151,8 @@ export function farEndHangsUpScenario(options: { reInvite: boolean }): string {
     ].join('\n'),
   );
 }
+
+/** Answers one OPTIONS ping with `status`. */
+export function optionsScenario(status: string): string {
+  return wrap([recv('OPTIONS'), response(status)].join('\n'));
+}
