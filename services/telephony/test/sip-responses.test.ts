@@ -83,4 +83,23 @@ describe('final responses from a sipp far end', () => {
       await sipp.stop();
     }
   });
+
+  it('our hang-up while it rings CANCELs over TCP: cancelled, by us', async () => {
+    const sipp = await startSipp({ scenario: ringUntilCancelScenario(), transport: 'tcp' });
+    try {
+      const leg = agent.invite({
+        trunk: { uri: sipp.uri },
+        from: '+15550001111',
+        to: '+15550002222',
+        sdpOffer: OFFER,
+        ringTimeoutMs: 10_000,
+      });
+      await leg.waitFor('ringing');
+      const end = await leg.hangUp();
+      expect(end).toMatchObject({ sipCode: 487, by: 'local', cause: 'cancelled', answered: false });
+      expect((await sipp.exited).code).toBe(0);
+    } finally {
+      await sipp.stop();
+    }
+  });
 });
