@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inviteOutcome } from '../src/domain/sip-outcome';
 import type { SipUserAgent } from '../src/sip';
-import { OFFER, startAgent } from './support/agent';
+import { dial, startAgent } from './support/agent';
 import { answerScenario, digestScenario, farEndHangsUpScenario } from './support/scenarios';
-import { startSipp } from './support/sipp';
+import { freeUdpAndTcpPort, startSipp } from './support/sipp';
 
 // Answered calls against sipp on loopback: digest authentication, BYE from either side, a
 // re-INVITE from the far end, an answer without SDP.
@@ -16,22 +16,17 @@ afterAll(async () => {
   await agent.close();
 });
 
-const call = (uri: string, extra: { username?: string; password?: string } = {}) =>
-  agent.invite({
-    trunk: { uri, ...extra },
-    from: '+15550001111',
-    to: '+15550002222',
-    sdpOffer: OFFER,
-    ringTimeoutMs: 10_000,
-  });
-
 describe('answered calls', () => {
   it.each(['udp', 'tcp'] as const)(
     'sipp -sn uas -rtp_echo answers over %s; our BYE ends it',
     async (transport) => {
-      const sipp = await startSipp({ scenario: 'uas', transport, extraArgs: ['-rtp_echo'] });
+      const sipp = await startSipp({
+        scenario: 'uas',
+        transport,
+        extraArgs: ['-rtp_echo', '-mp', String(await freeUdpAndTcpPort())],
+      });
       try {
-        const leg = call(sipp.uri);
+        const leg = dial(agent, sipp.uri);
         const answered = await leg.waitFor('answered');
         expect(answered.sipCode).toBe(200);
         expect(answered.remoteSdp).toContain('m=audio');
@@ -50,7 +45,7 @@ describe('answered calls', () => {
     async (transport) => {
       const sipp = await startSipp({ scenario: farEndHangsUpScenario({ reInvite: true }), transport });
       try {
-        const leg = call(sipp.uri);
+        const leg = dial(agent, sipp.uri);
         const end = await leg.ended;
         expect(end).toMatchObject({ sipCode: 200, by: 'remote', cause: 'response', answered: true });
         expect(leg.history.map((p) => p.type)).toEqual(['ringing', 'answered', 'media_updated', 'ended']);
@@ -64,7 +59,7 @@ describe('answered calls', () => {
   it('surfaces a 200 OK without SDP so the caller can hang up', async () => {
     const sipp = await startSipp({ scenario: answerScenario({ sdp: false }), transport: 'udp' });
     try {
-      const leg = call(sipp.uri);
+      const leg = dial(agent, sipp.uri);
       const answered = await leg.waitFor('answered');
       expect(answered.remoteSdp).toBeNull();
       await leg.hangUp();
@@ -82,7 +77,7 @@ describe('digest authentication', () => {
   ] as const)('answers a %i challenge once with credentials (%s)', async (kind, transport) => {
     const sipp = await startSipp({ scenario: digestScenario(kind, 'alice', 's3cret'), transport });
     try {
-      const leg = call(sipp.uri, { username: 'alice', password: 's3cret' });
+      const leg = dial(agent, sipp.uri, { username: 'alice', password: 's3cret' });
       const answered = await leg.waitFor('answered');
       expect(answered.sipCode).toBe(200);
       await leg.hangUp();
@@ -95,7 +90,7 @@ describe('digest authentication', () => {
   it('a wrong password is refused by the far end (sipp verifies the digest)', async () => {
     const sipp = await startSipp({ scenario: digestScenario(401, 'alice', 's3cret'), transport: 'udp' });
     try {
-      const leg = call(sipp.uri, { username: 'alice', password: 'wrong' });
+      const leg = dial(agent, sipp.uri, { username: 'alice', password: 'wrong' });
       const end = await leg.ended;
       expect(end).toMatchObject({ sipCode: 403, by: 'remote', answered: false });
       expect(inviteOutcome(end)).toEqual({ status: 'failed', reason: 'carrier_error' });
@@ -107,7 +102,7 @@ describe('digest authentication', () => {
   it('without credentials the challenge is the final answer', async () => {
     const sipp = await startSipp({ scenario: digestScenario(407, 'alice', 's3cret'), transport: 'udp' });
     try {
-      const end = await call(sipp.uri).ended;
+      const end = await dial(agent, sipp.uri).ended;
       expect(end).toMatchObject({ sipCode: 407, by: 'remote', cause: 'response' });
     } finally {
       await sipp.stop();

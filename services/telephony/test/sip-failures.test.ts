@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inviteOutcome } from '../src/domain/sip-outcome';
 import { SipConfigError, type SipUserAgent } from '../src/sip';
-import { OFFER, startAgent } from './support/agent';
+import { dial, OFFER, startAgent } from './support/agent';
 import { optionsScenario } from './support/scenarios';
 import { freeUdpAndTcpPort, startSipp } from './support/sipp';
 
@@ -18,14 +18,7 @@ afterAll(async () => {
   await agent.close();
 });
 
-const call = (uri: string) =>
-  agent.invite({
-    trunk: { uri },
-    from: '+15550001111',
-    to: '+15550002222',
-    sdpOffer: OFFER,
-    ringTimeoutMs: 10_000,
-  });
+const call = (uri: string) => dial(agent, uri);
 
 describe('misbehaving or missing far ends', () => {
   it('a UDP far end answering garbage is ignored until timer B: no response, carrier_error', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inviteOutcome } from '../src/domain/sip-outcome';
 import type { SipUserAgent } from '../src/sip';
-import { OFFER, startAgent } from './support/agent';
+import { dial, startAgent } from './support/agent';
 import { rejectScenario, ringUntilCancelScenario } from './support/scenarios';
 import { startSipp } from './support/sipp';
 
@@ -38,13 +38,7 @@ describe('final responses from a sipp far end', () => {
   it.each(cases)('$status over $transport', async ({ status, outcome, transport }) => {
     const sipp = await startSipp({ scenario: rejectScenario(status), transport });
     try {
-      const leg = agent.invite({
-        trunk: { uri: sipp.uri },
-        from: '+15550001111',
-        to: '+15550002222',
-        sdpOffer: OFFER,
-        ringTimeoutMs: 10_000,
-      });
+      const leg = dial(agent, sipp.uri, { ringTimeoutMs: 10_000 });
       const end = await leg.ended;
       const code = Number(status.slice(0, 3));
       expect(end).toMatchObject({
@@ -65,13 +59,7 @@ describe('final responses from a sipp far end', () => {
   it('rings with early media until the ring timeout, then CANCELs: no_answer', async () => {
     const sipp = await startSipp({ scenario: ringUntilCancelScenario(), transport: 'udp' });
     try {
-      const leg = agent.invite({
-        trunk: { uri: sipp.uri },
-        from: '+15550001111',
-        to: '+15550002222',
-        sdpOffer: OFFER,
-        ringTimeoutMs: 300,
-      });
+      const leg = dial(agent, sipp.uri, { ringTimeoutMs: 300 });
       const ringing = await leg.waitFor('ringing');
       expect(ringing.sipCode).toBe(183);
       expect(ringing.earlySdp).toContain('m=audio');
@@ -87,13 +75,7 @@ describe('final responses from a sipp far end', () => {
   it('our hang-up while it rings CANCELs over TCP: cancelled, by us', async () => {
     const sipp = await startSipp({ scenario: ringUntilCancelScenario(), transport: 'tcp' });
     try {
-      const leg = agent.invite({
-        trunk: { uri: sipp.uri },
-        from: '+15550001111',
-        to: '+15550002222',
-        sdpOffer: OFFER,
-        ringTimeoutMs: 10_000,
-      });
+      const leg = dial(agent, sipp.uri, { ringTimeoutMs: 10_000 });
       await leg.waitFor('ringing');
       const end = await leg.hangUp();
       expect(end).toMatchObject({ sipCode: 487, by: 'local', cause: 'cancelled', answered: false });

@@ -1,4 +1,4 @@
-import { SipUserAgent } from '../../src/sip';
+import { type CallLeg, SipUserAgent } from '../../src/sip';
 
 /** A user agent on loopback with short timers, so a timeout test takes a second, not 32. */
 export function startAgent(): Promise<SipUserAgent> {
@@ -21,3 +21,19 @@ export const OFFER = [
   'a=sendrecv',
   '',
 ].join('\r\n');
+
+/** Calls +15550002222 from +15550001111 through the trunk at `uri`. */
+export function dial(
+  agent: SipUserAgent,
+  uri: string,
+  options: { username?: string; password?: string; ringTimeoutMs?: number } = {},
+): CallLeg {
+  const { ringTimeoutMs = 10_000, ...credentials } = options;
+  return agent.invite({
+    trunk: { uri, ...credentials },
+    from: '+15550001111',
+    to: '+15550002222',
+    sdpOffer: OFFER,
+    ringTimeoutMs,
+  });
+}
