@@ -30,6 +30,32 @@ function postgresLines(output: string): string {
     .join('\n');
 }
 
+type CampaignClient = ReturnType<typeof campaignApi>;
+type Campaign = Awaited<ReturnType<CampaignClient['get']>>;
+
+/**
+ * Polls the campaign until `done` holds. Just after a restart a busy machine may still answer 503
+ * or 504 for a moment (a pool reconnecting, a query waiting for it): clients retry those, so does
+ * this; any other failure (a 500 above all) fails the test.
+ */
+async function campaignWhen(
+  client: CampaignClient,
+  id: string,
+  done: (campaign: Campaign) => boolean,
+  timeoutMs: number,
+): Promise<Campaign> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    const res = await client.send<Campaign>('GET', `/v1/campaigns/${id}`);
+    last = `${res.status} ${res.text}`;
+    if (res.status === 200 && done(res.body.data)) return res.body.data;
+    if (![200, 503, 504].includes(res.status)) break;
+    await new Promise((resolve) => setTimeout(resolve, 40));
+  }
+  throw new Error(`campaign ${id} never got there; last answer: ${last}`);
+}
+
 /** The platform's last warnings and errors. */
 function problems(output: string): string {
   return output
@@ -100,7 +126,7 @@ describe('the embedded PostgreSQL dies under a running platform', () => {
     });
     // Killed twice, at different points of the campaign; each time it is restarted.
     for (const [round, progress] of [5, 20].entries()) {
-      await client.waitFor(created.id, (c) => c.counts.completed >= progress);
+      await campaignWhen(client, created.id, (c) => c.counts.completed >= progress, 60_000);
       const killed = await postmasterPid(dataDir);
       process.kill(killed, 'SIGKILL');
       await vi.waitFor(
@@ -116,7 +142,7 @@ describe('the embedded PostgreSQL dies under a running platform', () => {
     }
     expect(proc.output()).toContain('embedded PostgreSQL exited unexpectedly; restarting it');
 
-    const done = await client.waitFor(created.id, (c) => c.status === 'completed', 120_000);
+    const done = await campaignWhen(client, created.id, (c) => c.status === 'completed', 90_000);
     const calls = await client.calls(created.id);
     const dials = dialsPerNumber(calls);
     expect([...dials.keys()].sort()).toEqual([...numbers].sort());
@@ -130,7 +156,8 @@ describe('the embedded PostgreSQL dies under a running platform', () => {
     expect(await proc.stop('SIGTERM')).toBe(0);
     expect(proc.output()).toContain('stopped cleanly');
     proc = undefined;
-  });
+    // Two restarts on a machine whose cores are all busy: each wait above has its own bound.
+  }, 300_000);
 
   it('stops within its shutdown timeout when the database is down, leaving no server behind', async () => {
     proc = await start();
