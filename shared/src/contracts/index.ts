@@ -17,5 +17,6 @@ export * from './sip-trunks';
 export * from './sip-uri';
 export * from './subjects';
 export * from './telephony';
+export * from './telephony-calls';
 export * from './text';
 export * from './webhook';

@@ -37,6 +37,7 @@ import { AgentType, AgentTypesRequest, AiModel, Industry, Language, Voice } from
 import { rpc } from './rpc-contract';
 import { CreateSipTrunkBody, SipTrunk, TrunkRoute, UpdateSipTrunkBody } from './sip-trunks';
 import { TelephonyProviderInfo } from './telephony';
+import { SipDialReply, SipDialRequest, SipHangupReply, SipHangupRequest } from './telephony-calls';
 import { BulkRedeliverShape, BulkRedelivery, boundedRange, WebhookDelivery } from './webhook';
 
 /** The services that answer on the bus; each name is also its queue group and subject domain. */
@@ -207,4 +208,8 @@ export const TELEPHONY = {
   ),
   deleteTrunk: rpc('telephony.delete_trunk', TrunkIdRequest, Deleted),
   route: rpc('telephony.route', z.object({ source_number: E164 }), TrunkRoute),
+  /** Dials a call over its trunk; at most once per call id. Progress: EVENTS.sipCallProgress. */
+  dial: rpc('telephony.dial', SipDialRequest, SipDialReply),
+  /** Ends a call now (CANCEL before the answer, BYE after), wherever it is carried. */
+  hangup: rpc('telephony.hangup', SipHangupRequest, SipHangupReply),
 } as const;
