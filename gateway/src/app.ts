@@ -34,15 +34,10 @@ import { openapiPlugin } from './plugins/openapi';
 import { RateLimiter } from './rate-limit/limiter';
 import { recordingLinks } from './recordings/links';
 import { adminRoutes } from './routes/admin/accounts';
-import { agentRoutes } from './routes/v1/agents';
-import { callRoutes } from './routes/v1/calls';
 import { callExportRoutes } from './routes/v1/calls-export';
-import { campaignRoutes } from './routes/v1/campaigns';
-import { discoveryRoutes } from './routes/v1/discovery';
-import { meRoutes } from './routes/v1/me';
+import { operationRoutes } from './routes/v1/operations';
 import { recordingRoutes } from './routes/v1/recordings';
 import { systemRoutes } from './routes/v1/system';
-import { webhookDeliveryRoutes } from './routes/v1/webhook-deliveries';
 import { loggableUrl } from './trpc/connection-params';
 import { trpcSurface } from './trpc/plugin';
 
@@ -239,14 +234,10 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   app.addHook('onResponse', closeUnupgradedSocket);
   await app.register(openapiPlugin, { publicUrl: options.publicUrl });
   await app.register(systemRoutes, deps);
-  await app.register(discoveryRoutes, deps);
-  await app.register(meRoutes, deps);
-  await app.register(agentRoutes, deps);
-  await app.register(callRoutes, deps);
+  // Every operation of the catalogue, then the routes that are not operations (see catalogue.ts).
+  await app.register(operationRoutes, deps);
   await app.register(callExportRoutes, deps);
-  await app.register(campaignRoutes, deps);
   await app.register(recordingRoutes, deps);
-  await app.register(webhookDeliveryRoutes, deps);
   await app.register(graphqlSurface, deps);
   await app.register(trpcSurface, deps);
   if (options.adminToken) await app.register(adminRoutes, deps);

@@ -12,18 +12,21 @@ import {
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { defOf, RESOLVED, unwrap } from '../src/graphql/descriptions';
+import { enumValueName } from '../src/graphql/enums';
 import { buildSchema } from '../src/graphql/schema';
 import { OPERATIONS } from '../src/operations/catalogue';
+import { defaultArgs } from '../src/operations/graphql-args';
 import { LIVE_OPERATIONS } from '../src/operations/live';
+import type { AnyOperation } from '../src/operations/operation';
 
 /**
- * The GraphQL schema is written as SDL; this holds it to the zod contracts the operations answer,
+ * The GraphQL schema's types are written as SDL (its operations' fields are made from the
+ * catalogue); this holds them to the zod contracts the operations answer,
  * so any drift (a field missing, a String where REST has an enum, a nullability that differs) fails.
  */
 const schema = buildSchema();
 
 const camel = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-const enumName = (value: string) => value.toUpperCase().replace(/[^A-Z0-9_]/g, '_');
 
 /** Every difference between a GraphQL output type and the zod schema of what REST answers there. */
 function drift(
@@ -68,7 +71,7 @@ function drift(
     const values = def.type === 'enum' ? Object.values(def.entries as object) : (def.values as unknown[]);
     if (!isEnumType(named)) return found.push(`${path}: ${named.name} where the contract has an enum`);
     const have = named.getValues().map((v) => v.name);
-    expect(have.sort(), path).toEqual(values.map((v) => enumName(String(v))).sort());
+    expect(have.sort(), path).toEqual(values.map((v) => enumValueName(String(v))).sort());
     return;
   }
   if (!isScalarType(named)) return found.push(`${path}: ${named.name} where the contract has ${def.type}`);
@@ -125,4 +128,17 @@ describe('the GraphQL schema and the contracts', () => {
       expect(found).toEqual([]);
     },
   );
+
+  it.each(
+    (Object.values(OPERATIONS) as AnyOperation[])
+      .filter((op) => op.graphqlArgs === undefined)
+      .map((op) => [op.name, op] as const),
+  )('reads the input of %s from its field arguments by default', (_name, op) => {
+    const field = fieldAt(op.graphql)!;
+    const args = Object.fromEntries(field.args.map((arg) => [arg.name, 'a value']));
+    const onResource = !/^(Query|Mutation)\./.test(op.graphql);
+    const input = defaultArgs(op.graphqlField.idArg, onResource)(args, { id: 'the parent' });
+    const keys = Object.keys(defOf(op.input).shape as object);
+    expect(Object.keys(input).sort()).toEqual(keys.sort());
+  });
 });

@@ -3,7 +3,7 @@
 -- The postgres image runs it from /docker-entrypoint-initdb.d/ on first start (compose.yaml).
 --
 -- It creates the application role and database only. The schemas (gateway, agent, call,
--- campaign, webhook) and their tables are created by the services' own migrations at start,
+-- campaign, webhook, telephony) and their tables are created by the services' own migrations at start,
 -- serialised by an advisory lock, so any number of replicas can start at once.
 -- DATABASE_URL=postgres://voice:<password>@<host>:5432/voice
 

@@ -10,7 +10,7 @@
  * (whatever LOG_LEVEL is) and stops by itself if the supervisor disappears, even by kill -9.
  *
  * Environment (besides everything the platform reads, passed through to every child):
- *   REPLICAS=2                 processes per service (agent, call, campaign, webhook)
+ *   REPLICAS=2                 processes per service (agent, call, campaign, webhook, telephony)
  *   GATEWAY_REPLICAS=2         gateway processes, on PORT, PORT+1, ... (PORT=0: each picks a port)
  *   METRICS_PORT               when set (not 0), process k (gateways first) gets METRICS_PORT + k
  *   CLUSTER_START_TIMEOUT_SECONDS=120   longest wait for every process to start

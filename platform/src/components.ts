@@ -3,9 +3,10 @@ import { migrations as callMigrations, createCallService, type TelephonyProvider
 import { migrations as campaignMigrations, createCampaignService } from '@voice/campaign-service';
 import { migrations as gatewayMigrations } from '@voice/gateway';
 import type { MigrationSet, ServiceDeps, ServiceHandle, ServiceName } from '@voice/shared';
+import { createTelephonyService, migrations as telephonyMigrations } from '@voice/telephony-service';
 import { createWebhookService, migrations as webhookMigrations } from '@voice/webhook-service';
 
-export const ROLES = ['all', 'gateway', 'agent', 'call', 'campaign', 'webhook'] as const;
+export const ROLES = ['all', 'gateway', 'agent', 'call', 'campaign', 'webhook', 'telephony'] as const;
 export type Role = (typeof ROLES)[number];
 export type Component = 'gateway' | ServiceName;
 
@@ -30,6 +31,7 @@ export const SERVICES: Record<ServiceName, ServiceComponent> = {
   },
   campaign: { migrations: campaignMigrations, create: (deps) => createCampaignService(deps) },
   webhook: { migrations: webhookMigrations, create: (deps) => createWebhookService(deps) },
+  telephony: { migrations: telephonyMigrations, create: (deps) => createTelephonyService(deps) },
 };
 
 export const GATEWAY_MIGRATIONS = gatewayMigrations;
@@ -40,5 +42,5 @@ export const ALL_MIGRATIONS: MigrationSet[] = [
 ];
 
 export function componentsOf(role: Role): Component[] {
-  return role === 'all' ? ['gateway', 'agent', 'call', 'campaign', 'webhook'] : [role];
+  return role === 'all' ? ['gateway', 'agent', 'call', 'campaign', 'webhook', 'telephony'] : [role];
 }

@@ -7,6 +7,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { freePort, type Logger } from '@voice/shared';
 import { POSTGRES_USER, postgresUser, runsAsRoot } from './embedded-pg/access';
 import { installedBinaries, type PostgresBinaries, reachableBinaries } from './embedded-pg/binaries';
+import { killLeftovers } from './embedded-pg/leftovers';
 import { placeCluster } from './embedded-pg/placement';
 import { initdb, type RunAs, SUPERUSER, startServer } from './embedded-pg/process';
 import { type StopStep, type Supervisor, supervise } from './embedded-pg/supervisor';
@@ -120,6 +121,7 @@ export async function startEmbeddedPostgres(
   const supervisor = supervise({
     first: server,
     restart: async () => {
+      await killLeftovers(dataDir, log);
       await clearStalePid(dataDir, log);
       return (await startServer(dataDir, port, serverFlags(options), run)).process;
     },
@@ -135,7 +137,8 @@ export async function startEmbeddedPostgres(
     timings: { initMs, startMs },
     supervisor,
     // Ctrl-C in a terminal signals the whole process group, PostgreSQL included: it may be gone.
-    stop: () => supervisor.stop(),
+    // A server stopped with SIGKILL in the end leaves its backends, as a killed one does.
+    stop: () => supervisor.stop().finally(() => killLeftovers(dataDir, log)),
   };
 }
 

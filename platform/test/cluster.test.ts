@@ -78,11 +78,11 @@ describe('pnpm start:cluster (platform/src/cluster.ts)', () => {
         expect(await cluster.stop('SIGTERM')).toBe(0);
       }
       const stopped = cluster.events().filter((l) => / stopped \(code 0\)$/.test(l));
-      expect(stopped).toHaveLength(6);
+      expect(stopped).toHaveLength(7);
       // Every gateway had stopped before any service did.
       expect(stopped.slice(0, 2).every((l) => l.includes('gateway-'))).toBe(true);
       expect(cluster.events()).toContain('[cluster] all processes stopped cleanly');
-      // Six Node processes start (up to 120 s, Cluster.start) and one restarts on two cores that a
+      // Seven Node processes start (up to 120 s, Cluster.start) and one restarts on two cores that a
       // loaded machine shares: the bound catches a hang, not a slow start.
     }, 300_000);
 

@@ -3,7 +3,7 @@ import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { processExists } from '@voice/shared/testing';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFailed, vi } from 'vitest';
 import {
   campaignApi,
   completingNumbers,
@@ -27,6 +27,41 @@ function postgresLines(output: string): string {
     .split('\n')
     .filter((line) => /PostgreSQL|"component":"postgres"/.test(line))
     .slice(-20)
+    .join('\n');
+}
+
+type CampaignClient = ReturnType<typeof campaignApi>;
+type Campaign = Awaited<ReturnType<CampaignClient['get']>>;
+
+/**
+ * Polls the campaign until `done` holds. Just after a restart a busy machine may still answer 503
+ * or 504 for a moment (a pool reconnecting, a query waiting for it): clients retry those, so does
+ * this; any other failure (a 500 above all) fails the test.
+ */
+async function campaignWhen(
+  client: CampaignClient,
+  id: string,
+  done: (campaign: Campaign) => boolean,
+  timeoutMs: number,
+): Promise<Campaign> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    const res = await client.send<Campaign>('GET', `/v1/campaigns/${id}`);
+    last = `${res.status} ${res.text}`;
+    if (res.status === 200 && done(res.body.data)) return res.body.data;
+    if (![200, 503, 504].includes(res.status)) break;
+    await new Promise((resolve) => setTimeout(resolve, 40));
+  }
+  throw new Error(`campaign ${id} never got there; last answer: ${last}`);
+}
+
+/** The platform's last warnings and errors. */
+function problems(output: string): string {
+  return output
+    .split('\n')
+    .filter((line) => /"level":(40|50)/.test(line))
+    .slice(-30)
     .join('\n');
 }
 
@@ -73,6 +108,9 @@ describe('the embedded PostgreSQL dies under a running platform', () => {
 
   it('restarts it; the campaign finishes, losing no one and dialing no one twice', async () => {
     proc = await start();
+    const running = proc;
+    // What went wrong inside the platform, whichever step failed (afterEach has stopped it by then).
+    onTestFailed(() => console.error(problems(running.output())));
     const url = proc.url!;
     const t = { url, adminToken };
     const acme = await pollingAccount(t, 'Acme');
@@ -88,7 +126,7 @@ describe('the embedded PostgreSQL dies under a running platform', () => {
     });
     // Killed twice, at different points of the campaign; each time it is restarted.
     for (const [round, progress] of [5, 20].entries()) {
-      await client.waitFor(created.id, (c) => c.counts.completed >= progress);
+      await campaignWhen(client, created.id, (c) => c.counts.completed >= progress, 60_000);
       const killed = await postmasterPid(dataDir);
       process.kill(killed, 'SIGKILL');
       await vi.waitFor(
@@ -104,7 +142,7 @@ describe('the embedded PostgreSQL dies under a running platform', () => {
     }
     expect(proc.output()).toContain('embedded PostgreSQL exited unexpectedly; restarting it');
 
-    const done = await client.waitFor(created.id, (c) => c.status === 'completed', 120_000);
+    const done = await campaignWhen(client, created.id, (c) => c.status === 'completed', 90_000);
     const calls = await client.calls(created.id);
     const dials = dialsPerNumber(calls);
     expect([...dials.keys()].sort()).toEqual([...numbers].sort());
@@ -112,21 +150,14 @@ describe('the embedded PostgreSQL dies under a running platform', () => {
     const unfinished = calls
       .filter((call) => call.status !== 'completed')
       .map((call) => `${call.id} ${call.status} ${call.call_end_reason} ${call.ended_by}`);
-    expect(
-      unfinished,
-      proc
-        .output()
-        .split('\n')
-        .filter((l) => /"level":(40|50)/.test(l))
-        .slice(-30)
-        .join('\n'),
-    ).toEqual([]);
+    expect(unfinished, problems(proc.output())).toEqual([]);
     expect(done.counts).toMatchObject({ total: 40, pending: 0, in_progress: 0, completed: 40 });
 
     expect(await proc.stop('SIGTERM')).toBe(0);
     expect(proc.output()).toContain('stopped cleanly');
     proc = undefined;
-  });
+    // Two restarts on a machine whose cores are all busy: each wait above has its own bound.
+  }, 300_000);
 
   it('stops within its shutdown timeout when the database is down, leaving no server behind', async () => {
     proc = await start();

@@ -54,6 +54,37 @@ describe('embedded PostgreSQL supervision', () => {
     expect(server.supervisor.pid()).toBeUndefined();
   });
 
+  it('kills the backends a killed server leaves, so the new server can start and serve the pool', async () => {
+    const server = await startEmbeddedPostgres({
+      dataDir: path.join(parent, 'orphans'),
+      log,
+      durable: false,
+    });
+    const sql: Sql = createSql(server.url, { max: 1, log, applicationName: 'supervision-test' });
+    try {
+      const backend = (await sql<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`)[0]!.pid;
+      // A backend that cannot notice its server's death (stopped here; busy or swapped out on a
+      // loaded machine) keeps the old shared memory, and the new server refuses to start while it does.
+      process.kill(backend, 'SIGSTOP');
+      process.kill(server.supervisor.pid()!, 'SIGKILL');
+      await vi.waitFor(() => expect(server.supervisor.restarts).toBe(1), { timeout: 60_000, interval: 20 });
+      await vi.waitFor(() => expect(processExists(backend), `backend ${backend}`).toBe(false), {
+        timeout: 10_000,
+        interval: 20,
+      });
+      await vi.waitFor(
+        async () => {
+          const [row] = await sql<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+          expect(row!.pid).not.toBe(backend);
+        },
+        { timeout: 10_000, interval: 50 },
+      );
+    } finally {
+      await sql.end({ timeout: 1 });
+      await server.stop();
+    }
+  });
+
   it('stops a server that ignores the polite signals by escalating to SIGKILL', async () => {
     const server = await startEmbeddedPostgres({
       dataDir: path.join(parent, 'frozen'),

@@ -13,6 +13,7 @@ import { migrations as gatewayMigrations } from '../../gateway/src/db/migrations
 import { migrations as agentMigrations } from '../../services/agent/src/db/migrations';
 import { migrations as callMigrations } from '../../services/call/src/db/migrations';
 import { migrations as campaignMigrations } from '../../services/campaign/src/db/migrations';
+import { migrations as telephonyMigrations } from '../../services/telephony/src/db/migrations';
 import { migrations as webhookMigrations } from '../../services/webhook/src/db/migrations';
 import {
   DataDirInUseError,
@@ -32,6 +33,7 @@ const MIGRATION_SETS: MigrationSet[] = [
   callMigrations,
   campaignMigrations,
   webhookMigrations,
+  telephonyMigrations,
 ];
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Concurrent runs in one checkout each take a slot: its own reusable data folder. */

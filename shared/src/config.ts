@@ -6,6 +6,32 @@ const booleanFlag = z
 
 const url = (protocols: RegExp) => z.url({ protocol: protocols });
 
+/** A UDP port for RTP: above the privileged range, digits only, with a message naming the range. */
+const rtpPort = (fallback: number) =>
+  z
+    .string()
+    .regex(/^\d{1,5}$/, 'must be a port number from 1024 to 65535')
+    .transform(Number)
+    .refine((port) => port >= 1024 && port <= 65_535, 'must be a port number from 1024 to 65535')
+    .default(fallback);
+
+/** Where the telephony service binds its SIP and RTP sockets: an IP address of this host. */
+const bindAddress = z.union([z.ipv4(), z.ipv6()], {
+  error: 'must be an IP address of this host (0.0.0.0 for every IPv4 interface, :: for every one)',
+});
+
+/** What goes into SIP headers and SDP as our address: an IP address or a DNS name. */
+const publicAddress = z
+  .string()
+  .max(253)
+  .refine(
+    (v) =>
+      z.ipv4().safeParse(v).success ||
+      z.ipv6().safeParse(v).success ||
+      /^(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*$/.test(v),
+    'must be an IP address or a DNS name (no scheme, no port), e.g. 203.0.113.7 or sip.example.com',
+  );
+
 /** The whole operator interface (README, "Configuration"), parsed once at start. */
 export const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
@@ -30,6 +56,18 @@ export const ConfigSchema = z.object({
     .regex(/^[A-Za-z0-9_.-]{20,200}$/, 'must be 20 to 200 characters of A-Z a-z 0-9 _ . -')
     .optional(),
   SIM_TIME_SCALE: z.coerce.number().positive().max(100).default(1),
+  /**
+   * `on`: a call no SIP trunk carries goes through the simulated carrier; `off` (production): it is
+   * refused (NO_SIP_TRUNK, 422), so nothing pretends to have called anyone.
+   */
+  SIMULATED_CARRIER: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
+  /** The UDP ports the telephony service takes RTP/RTCP socket pairs from (both ends included). */
+  RTP_PORT_MIN: rtpPort(10_000),
+  RTP_PORT_MAX: rtpPort(20_000),
+  /** The address SIP and RTP sockets bind to. */
+  SIP_BIND_ADDRESS: bindAddress.default('0.0.0.0'),
+  /** The address a trunk must reach us at, when it is not the bound one (NAT): put in Via, Contact and SDP. */
+  SIP_PUBLIC_ADDRESS: publicAddress.optional(),
   WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(1).max(3_600_000).default(5000),
   /** Unset: false in production, true in the embedded default (decided by the composition root). */
   WEBHOOK_ALLOW_PRIVATE: booleanFlag.optional(),
@@ -129,6 +167,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (config.HTTP_HEADERS_TIMEOUT_MS > config.HTTP_REQUEST_TIMEOUT_MS) {
     throw new ConfigError([
       `HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS (${config.HTTP_REQUEST_TIMEOUT_MS})`,
+    ]);
+  }
+  // A call takes an even RTP port and the odd RTCP port above it: the range must hold one such pair.
+  const firstEven = config.RTP_PORT_MIN + (config.RTP_PORT_MIN % 2);
+  if (firstEven + 1 > config.RTP_PORT_MAX) {
+    throw new ConfigError([
+      `RTP_PORT_MAX: the range ${config.RTP_PORT_MIN}..${config.RTP_PORT_MAX} must hold an even RTP port and the ` +
+        'RTCP port above it (e.g. 10000..20000)',
     ]);
   }
   return config;

@@ -16,6 +16,7 @@ export const errorCatalogue = {
   CAMPAIGN_NOT_FOUND: { status: 404, message: 'Campaign not found' },
   PROMPT_VERSION_NOT_FOUND: { status: 404, message: 'Prompt version not found' },
   DELIVERY_NOT_FOUND: { status: 404, message: 'Webhook delivery not found' },
+  SIP_TRUNK_NOT_FOUND: { status: 404, message: 'SIP trunk not found' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed on this endpoint' },
   REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in time' },
   URI_TOO_LONG: { status: 414, message: 'Request URL too long' },
@@ -33,6 +34,12 @@ export const errorCatalogue = {
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Content-Type must be application/json' },
   VALIDATION_FAILED: { status: 422, message: 'Request failed validation' },
+  NO_SIP_TRUNK: {
+    status: 422,
+    message:
+      'No SIP trunk carries calls from this source number, the account has no default trunk, and the ' +
+      'simulated carrier is off',
+  },
   RATE_LIMITED: { status: 429, message: 'Rate limit exceeded' },
   INTERNAL: { status: 500, message: 'Internal server error' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'A backing service is unavailable' },

@@ -15,11 +15,14 @@ export const REDACT_PATHS = [
   'api_key',
   'secret',
   'token',
+  'password',
   '*.authorization',
   '*.key',
   '*.api_key',
   '*.secret',
   '*.token',
+  '*.password',
+  '*.changes.password',
   '*.webhook_config.secret',
 ];
 

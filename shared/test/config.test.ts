@@ -109,3 +109,58 @@ describe('HTTP timeouts and the connection cap', () => {
     expect(() => loadConfig({ MAX_CONNECTIONS_PER_IP: '-1' })).toThrow(/MAX_CONNECTIONS_PER_IP/);
   });
 });
+
+describe('telephony settings', () => {
+  it('has defaults: the simulated carrier on, RTP on 10000 to 20000, SIP bound to every IPv4 interface', () => {
+    expect(loadConfig({})).toMatchObject({
+      SIMULATED_CARRIER: 'on',
+      RTP_PORT_MIN: 10_000,
+      RTP_PORT_MAX: 20_000,
+      SIP_BIND_ADDRESS: '0.0.0.0',
+    });
+    expect(loadConfig({}).SIP_PUBLIC_ADDRESS).toBeUndefined();
+  });
+
+  it('parses what an operator sets', () => {
+    const config = loadConfig({
+      SIMULATED_CARRIER: 'off',
+      RTP_PORT_MIN: '30000',
+      RTP_PORT_MAX: '30001',
+      SIP_BIND_ADDRESS: '::',
+      SIP_PUBLIC_ADDRESS: 'sip.example.com',
+    });
+    expect(config).toMatchObject({
+      SIMULATED_CARRIER: 'off',
+      RTP_PORT_MIN: 30_000,
+      RTP_PORT_MAX: 30_001,
+      SIP_BIND_ADDRESS: '::',
+      SIP_PUBLIC_ADDRESS: 'sip.example.com',
+    });
+    expect(loadConfig({ SIP_PUBLIC_ADDRESS: '203.0.113.7' }).SIP_PUBLIC_ADDRESS).toBe('203.0.113.7');
+  });
+
+  it('refuses bad values with messages that say what is wanted', () => {
+    expect(() => loadConfig({ SIMULATED_CARRIER: 'false' })).toThrow(/SIMULATED_CARRIER: must be on or off/);
+    for (const bad of ['80', '65536', '1e4', 'ten'])
+      expect(() => loadConfig({ RTP_PORT_MIN: bad }), bad).toThrow(
+        /RTP_PORT_MIN: must be a port number from 1024/,
+      );
+    for (const [min, max] of [
+      ['20000', '20000'],
+      ['20001', '20002'],
+      ['20000', '19000'],
+    ]) {
+      expect(() => loadConfig({ RTP_PORT_MIN: min, RTP_PORT_MAX: max }), `${min}..${max}`).toThrow(
+        /RTP_PORT_MAX: the range .* must hold an even RTP port and the RTCP port above it/,
+      );
+    }
+    expect(loadConfig({ RTP_PORT_MIN: '20001', RTP_PORT_MAX: '20003' }).RTP_PORT_MIN).toBe(20001);
+    expect(() => loadConfig({ SIP_BIND_ADDRESS: 'example.com' })).toThrow(
+      /SIP_BIND_ADDRESS: must be an IP address/,
+    );
+    for (const bad of ['http://203.0.113.7', '203.0.113.7:5060', 'sip.example.com/x'])
+      expect(() => loadConfig({ SIP_PUBLIC_ADDRESS: bad }), bad).toThrow(
+        /SIP_PUBLIC_ADDRESS: must be an IP address or a DNS name/,
+      );
+  });
+});

@@ -2,7 +2,7 @@ import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
 import { createTestDatabase, infraModes } from '../testing/index';
 
-const SCHEMAS = ['agent', 'call', 'campaign', 'gateway', 'webhook'];
+const SCHEMAS = ['agent', 'call', 'campaign', 'gateway', 'telephony', 'webhook'];
 
 describe.each(infraModes())('createTestDatabase (%s PostgreSQL)', (mode) => {
   it('clones the migrated template quickly, and drop removes the clone', async () => {

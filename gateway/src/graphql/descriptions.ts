@@ -1,5 +1,4 @@
 import {
-  type GraphQLArgument,
   type GraphQLField,
   type GraphQLInputType,
   type GraphQLOutputType,
@@ -32,7 +31,7 @@ export function unwrap(schema: z.ZodType): { schema: z.ZodType; nullable: boolea
 }
 
 /** The description nearest the outside: the field's own, else the one of the type it wraps. */
-function descriptionOf(schema: z.ZodType): string | undefined {
+export function descriptionOf(schema: z.ZodType): string | undefined {
   let current: z.ZodType | undefined = schema;
   while (current) {
     if (current.description) return current.description;
@@ -92,19 +91,6 @@ function describeType(type: GraphQLOutputType | GraphQLInputType, contract: z.Zo
   }
 }
 
-/**
- * An argument from the operation's input: the key it is sent as (`pageSize` is page_size; the
- * resource's own id, such as `agentId` of a mutation on an agent, is `id`). An input object takes
- * the input's fields, which its own fields name.
- */
-function describeArg(arg: GraphQLArgument, input: z.ZodType) {
-  const shape = shapeOf(input);
-  if (isInputObjectType(getNamedType(arg.type))) return describeType(arg.type, input);
-  const key = snake(arg.name);
-  const value = shape[key] ?? (key.endsWith('_id') ? shape.id : undefined);
-  if (value) describe(arg, descriptionOf(value));
-}
-
 function fieldAt(schema: GraphQLSchema, coordinate: string): GraphQLField<unknown, unknown> | undefined {
   const [typeName, fieldName] = coordinate.split('.') as [string, string];
   const type = schema.getType(typeName);
@@ -113,16 +99,19 @@ function fieldAt(schema: GraphQLSchema, coordinate: string): GraphQLField<unknow
 
 /**
  * Descriptions are written once, in the zod contracts (which the OpenAPI document shows too), and
- * set here on the GraphQL types, fields and arguments that stand for them: each operation's field
- * is paired with its reply and its arguments with its input, as graphql-contracts.test.ts holds
+ * set here on the GraphQL types and fields that stand for them: each operation's field is paired
+ * with its reply and its input object arguments with its input, as graphql-contracts.test.ts holds
  * them. A description the SDL gives (what has no contract: connections, fields GraphQL resolves
- * itself, roots, enums) is kept.
+ * itself, enums) is kept.
  */
 export function describeFromContracts(schema: GraphQLSchema): void {
   for (const op of [...Object.values(OPERATIONS), ...Object.values(LIVE_OPERATIONS)]) {
     const field = fieldAt(schema, op.graphql);
     if (!field) continue;
-    for (const arg of field.args) describeArg(arg, op.input);
+    // The arguments were described from the input as the field was made (operation-fields.ts);
+    // an input object argument's type is described here, from the input's fields.
+    for (const arg of field.args)
+      if (isInputObjectType(getNamedType(arg.type))) describeType(arg.type, op.input);
     describeType(field.type, op.reply);
   }
 }

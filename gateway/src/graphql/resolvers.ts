@@ -1,27 +1,11 @@
-import {
-  CALL_END_REASONS,
-  CALL_STATUSES,
-  CAMPAIGN_STATUSES,
-  CARRIERS,
-  type Call,
-  type Campaign,
-  CONTACT_STATES,
-  DELIVERY_STATUSES,
-  DETAILS_STATUSES,
-  DetailFieldType,
-  ENDED_BY,
-  PLANS,
-  RETRYABLE_STATUSES,
-  SCOPES,
-  SKIP_REASONS,
-  WEBHOOK_EVENT_KINDS,
-} from '@voice/shared';
+import type { Call, Campaign } from '@voice/shared';
 import { OPERATIONS, type OperationName } from '../operations/catalogue';
-import { type Args, plainArgs, present } from '../operations/graphql-args';
+import { type Args, defaultArgs } from '../operations/graphql-args';
 import { LIVE_OPERATIONS, openLive } from '../operations/live';
 import type { AnyOperation } from '../operations/operation';
 import { withRecordingUrl } from '../recordings/links';
 import { type GraphQLContext, run } from './context';
+import { ENUM_VALUES, enumValueName } from './enums';
 import { DateTimeScalar, JsonScalar } from './scalars';
 
 /**
@@ -47,7 +31,8 @@ type FieldOwner = AnyOperation['graphql'] extends `${infer T}.${string}` ? T : n
 
 /**
  * The resolvers of the catalogue's fields (gateway/src/operations): each runs its operation with
- * the input its entry makes from the arguments (and, for a field of a resource, that resource),
+ * the input its entry makes from the arguments (by default defaultArgs, with the resource of a
+ * field of a resource as `id`),
  * an idempotency key when the field takes one, and answers what the entry makes of the result.
  */
 function operationResolvers(): Record<FieldOwner, Record<string, Resolver>> {
@@ -59,7 +44,8 @@ function operationResolvers(): Record<FieldOwner, Record<string, Resolver>> {
   };
   for (const op of Object.values(OPERATIONS) as AnyOperation[]) {
     const [type, field] = op.graphql.split('.') as [FieldOwner, string];
-    const toInput = op.graphqlArgs ?? plainArgs;
+    const onResource = type !== 'Query' && type !== 'Mutation';
+    const toInput = op.graphqlArgs ?? defaultArgs(op.graphqlField.idArg, onResource);
     const toResult = op.graphqlResult as ((answer: unknown) => unknown) | undefined;
     byType[type][field] = async (parent, args, ctx) => {
       const { idempotencyKey, ...rest } = args;
@@ -77,32 +63,22 @@ function operationResolvers(): Record<FieldOwner, Record<string, Resolver>> {
 
 const generated = operationResolvers();
 
-/** The GraphQL enum UPPER_CASE names over the values the records carry (`agents:read` is AGENTS_READ). */
-const enumOf = (values: readonly string[]) =>
-  Object.fromEntries(values.map((v) => [v.toUpperCase().replace(/[^A-Z0-9_]/g, '_'), v]));
+/** A subscription's input from its arguments, as an operation's by default (see defaultArgs). */
+const liveArgs = (name: keyof typeof LIVE_OPERATIONS, args: Args) =>
+  defaultArgs(LIVE_OPERATIONS[name].graphqlField.idArg, false)(args);
+
+/** The enums' GraphQL names over the values the records carry. */
+const enums = Object.fromEntries(
+  Object.entries(ENUM_VALUES).map(([name, values]) => [
+    name,
+    Object.fromEntries(values.map((value) => [enumValueName(value), value])),
+  ]),
+);
 
 export const resolvers = {
   DateTime: DateTimeScalar,
   JSON: JsonScalar,
-  CallStatus: enumOf(CALL_STATUSES),
-  CampaignStatus: enumOf(CAMPAIGN_STATUSES),
-  ContactState: enumOf(CONTACT_STATES),
-  RetryableStatus: enumOf(RETRYABLE_STATUSES),
-  Sentiment: enumOf(['positive', 'neutral', 'negative']),
-  Carrier: enumOf(CARRIERS),
-  PromptSource: enumOf(['generated', 'custom']),
-  DeliveryStatus: enumOf(DELIVERY_STATUSES),
-  WebhookEvent: enumOf(WEBHOOK_EVENT_KINDS),
-  AgentTypeCategory: enumOf(['general', 'industry']),
-  DetailFieldType: enumOf(DetailFieldType.options),
-  VoiceGender: enumOf(['female', 'male', 'neutral']),
-  CallEndReason: enumOf(CALL_END_REASONS),
-  EndedBy: enumOf(ENDED_BY),
-  TranscriptRole: enumOf(['agent', 'user']),
-  DetailsCollectionStatus: enumOf(DETAILS_STATUSES),
-  SkipReason: enumOf(SKIP_REASONS),
-  Plan: enumOf(PLANS),
-  Scope: enumOf(SCOPES),
+  ...enums,
 
   Query: generated.Query,
   Mutation: generated.Mutation,
@@ -113,7 +89,7 @@ export const resolvers = {
         openLive(
           ctx.deps,
           LIVE_OPERATIONS['calls.onStatus'],
-          present({ id: args.callId, agent_id: args.agentId, campaign_id: args.campaignId }),
+          liveArgs('calls.onStatus', args),
           ctx.caller,
           ({ call }) => callPayload(call, ctx.deps.recordings),
         ),
@@ -123,7 +99,7 @@ export const resolvers = {
         openLive(
           ctx.deps,
           LIVE_OPERATIONS['campaigns.onProgress'],
-          { id: args.campaignId },
+          liveArgs('campaigns.onProgress', args),
           ctx.caller,
           ({ campaign }) => ({ campaignProgress: campaign }),
         ),

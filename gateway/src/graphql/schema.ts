@@ -4,6 +4,7 @@ import { snake } from '../operations/graphql-args';
 import type { GraphQLContext } from './context';
 import { describeFromContracts } from './descriptions';
 import { isExpected, toGraphQLError } from './errors';
+import { operationTypeDefs } from './operation-fields';
 import { resolvers } from './resolvers';
 import { typeDefs } from './type-defs';
 
@@ -26,7 +27,10 @@ function mapped<S, A>(
 }
 
 export function buildSchema(): GraphQLSchema {
-  const schema = makeExecutableSchema<GraphQLContext>({ typeDefs, resolvers });
+  const schema = makeExecutableSchema<GraphQLContext>({
+    typeDefs: [typeDefs, operationTypeDefs()],
+    resolvers,
+  });
   describeFromContracts(schema);
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;

@@ -1,6 +1,8 @@
 /**
- * The GraphQL schema: the REST resources with camelCase fields and UPPER_CASE enums. Every field is
- * resolved from the same records REST returns (snake_case keys mapped by the default resolver).
+ * The GraphQL schema's types: the REST resources with camelCase fields and UPPER_CASE enums. Every
+ * field is resolved from the same records REST returns (snake_case keys mapped by the default
+ * resolver). The operations' fields (the roots, Agent.promptVersions, ...) are made from the
+ * catalogue (operation-fields.ts); graphql-contracts.test.ts holds these types to the contracts.
  */
 export const typeDefs = /* GraphQL */ `
   # Described in scalars.ts, with their parsing.
@@ -168,12 +170,6 @@ export const typeDefs = /* GraphQL */ `
     id: ID! name: String! agentType: String! industry: String language: String! voice: String! aiModel: String!
     startFlow: String! endFlow: String! description: String prompt: String! promptSource: PromptSource!
     activePromptVersionId: ID webhookConfig: WebhookConfig createdAt: DateTime! updatedAt: DateTime!
-    "The agent's prompt versions, newest first."
-    promptVersions(page: Int = 1, pageSize: Int = 20): PromptVersionPage!
-    "Webhook deliveries of this agent's events, newest first, each with its attempts."
-    webhookDeliveries(page: Int = 1, pageSize: Int = 20): WebhookDeliveryPage!
-    "The active prompt version, whether the current prompt differs from it, and how many versions exist."
-    promptVersionStatus: PromptVersionStatus!
   }
   type PromptVersionStatus { agentId: ID! activeVersionId: ID currentDiffersFromActive: Boolean! count: Int! }
   type PromptVersion {
@@ -213,8 +209,6 @@ export const typeDefs = /* GraphQL */ `
     phoneNumber: String! phoneColumn: String!
     maxConcurrentCalls: Int! retryConfig: RetryConfig status: CampaignStatus! counts: CampaignCounts!
     startAt: DateTime createdAt: DateTime! startedAt: DateTime finishedAt: DateTime
-    "The campaign's contacts in list order, optionally one state only."
-    contacts(page: Int = 1, pageSize: Int = 20, status: ContactState): ContactPage!
   }
   type Contact {
     id: ID! campaignId: ID! position: Int! phoneNumber: String data: JSON! state: ContactState! attempts: Int!
@@ -272,95 +266,5 @@ export const typeDefs = /* GraphQL */ `
     name: String! agentId: ID! phoneNumber: String! phoneColumn: String
     contacts: [JSON!]!
     maxConcurrentCalls: Int retryConfig: RetryConfigInput startAt: DateTime
-  }
-
-  """
-  Reads. Each root field an operation runs counts as one request against the key's rate limit (an
-  alias is one more); an operation that counts as more than is left is refused whole (RATE_LIMITED).
-  A document holds at most 50 aliases, nests at most 10 levels (introspection aside) and asks for
-  at most about 20,000 values (a paged field times its pageSize; introspection what it returns).
-  """
-  type Query {
-    "Industries with specialised agent types."
-    industries: [Industry!]!
-    "The general agent types and those of one industry."
-    agentTypes(industry: String!): [AgentType!]!
-    "Voices an agent can speak with."
-    voices: [Voice!]!
-    "Languages an agent can speak."
-    languages: [Language!]!
-    "Models an agent can run on; the default one is used when aiModel is omitted (beyond the spec)."
-    aiModels: [AiModel!]!
-    "The account and scopes of the calling API key (beyond the spec)."
-    me: Me!
-    "The account's agents, newest first."
-    agents(page: Int = 1, pageSize: Int = 20): AgentPage!
-    "One agent; null (NOT_FOUND in errors) when the account has none with this id."
-    agent(id: ID!): Agent
-    "An agent's prompt and where it came from; null (NOT_FOUND) when there is no such agent."
-    agentPrompt(id: ID!): AgentPrompt
-    "The account's calls, newest first, optionally filtered."
-    calls(
-      page: Int = 1, pageSize: Int = 20, status: CallStatus, agentId: ID, campaignId: ID, from: DateTime, to: DateTime
-    ): CallPage!
-    "One call; null (NOT_FOUND in errors) when the account has none with this id."
-    call(id: ID!): Call
-    "The account's campaigns, newest first, optionally one status only."
-    campaigns(page: Int = 1, pageSize: Int = 20, status: CampaignStatus): CampaignPage!
-    "One campaign; null (NOT_FOUND in errors) when the account has none with this id."
-    campaign(id: ID!): Campaign
-  }
-
-  """
-  Changes: at most 10 root fields a request (GRAPHQL_VALIDATION_FAILED beyond), each one counting
-  as one request against the rate limit.
-  """
-  type Mutation {
-    "Creates an agent."
-    createAgent("The agent to create." input: CreateAgentInput!): Agent!
-    "Changes an agent: only the fields sent."
-    updateAgent(id: ID!, "The changes." input: UpdateAgentInput!): Agent!
-    "Deletes an agent; true once deleted. Its calls keep their history."
-    deleteAgent(id: ID!): Boolean!
-    "Replaces an agent's prompt with custom instructions."
-    saveAgentInstructions(id: ID!, instructions: String!): AgentPrompt!
-    "Saves the agent's current prompt as a new version, which becomes the active one."
-    savePromptVersion(agentId: ID!, label: String): PromptVersion!
-    "Makes a saved version the agent's prompt again."
-    restorePromptVersion(agentId: ID!, versionId: ID!): Agent!
-    "Deletes a saved prompt version; true once deleted."
-    deletePromptVersion(agentId: ID!, versionId: ID!): Boolean!
-    "Places a call now; it proceeds on its own (follow it with callStatusChanged)."
-    makeCall(
-      "The call to place." input: MakeCallInput!
-      "Any string: a retry with the same key and input within 24 hours answers the first call again."
-      idempotencyKey: String
-    ): Call!
-    "Creates a campaign with its contacts; it starts at once or at startAt."
-    createCampaign(
-      "The campaign and its contacts." input: CreateCampaignInput!
-      "Any string: a retry with the same key and input within 24 hours answers the first campaign again."
-      idempotencyKey: String
-    ): Campaign!
-    "Pauses a running campaign: calls under way finish, no new ones start; refused (CONFLICT) from any other status."
-    pauseCampaign(id: ID!): Campaign!
-    "Resumes a paused campaign."
-    resumeCampaign(id: ID!): Campaign!
-    "Cancels a campaign: contacts not yet called are cancelled."
-    cancelCampaign(id: ID!): Campaign!
-    "A new delivery of the same event to the agent's current webhook (CONFLICT without one)."
-    redeliverWebhook(agentId: ID!, deliveryId: ID!): WebhookDelivery!
-    "Every event of the agent whose delivery failed in the range, delivered again once."
-    redeliverFailedWebhooks(agentId: ID!, "Which failed deliveries." input: RedeliverFailedInput!): BulkRedelivery!
-    "A sample CALL_ENDED for this agent, sent to its webhook with test: true in data.metadata."
-    sendWebhookTest(agentId: ID!): WebhookDelivery!
-  }
-
-  "Live updates over graphql-ws; each event is the resource as its read answers it."
-  type Subscription {
-    "The call after each of its transitions, in order: one call, one agent's, one campaign's, or the account's."
-    callStatusChanged(callId: ID, agentId: ID, campaignId: ID): Call!
-    "The campaign on every change of its status or counts."
-    campaignProgress(campaignId: ID!): Campaign!
   }
 `;

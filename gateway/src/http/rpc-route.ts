@@ -5,7 +5,8 @@ import { z } from 'zod';
 import type { GatewayClient } from '../clients/gateway-client';
 import type { GatewayDeps } from '../deps';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY, requestHash } from '../idempotency/idempotency';
-import { type AnyOperation, type Caller, execute } from '../operations/operation';
+import { type AnyOperation, type Caller, execute, invoke } from '../operations/operation';
+import { sendCacheable } from './cacheable';
 import { callContext } from './context';
 import { envelope, envelopeJson } from './envelope';
 import { operationId } from './openapi-operation';
@@ -19,8 +20,12 @@ export interface RequestParts {
   body: unknown;
 }
 
-/** What every REST route states itself: how it is read from HTTP, answered and documented. */
-interface RouteBase {
+/**
+ * The REST route of an operation of the catalogue (gateway/src/operations), which every surface
+ * runs through invoke: its scope, reply, idempotency and run are the operation's; the route states
+ * how it is read from HTTP, answered and documented.
+ */
+export interface RestRoute {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
   tags: string[];
@@ -36,21 +41,16 @@ interface RouteBase {
   answers: string;
   errors: ErrorStatus[];
   /**
+   * Public catalogue data, answered with Cache-Control and a strong ETag (304 when it still
+   * matches), which the description says.
+   */
+  cacheable?: boolean;
+  /**
    * Problems the body schema cannot see (catalogue values, address policy), asked of a service when
    * the schema fails, so one 422 lists them all. Given the body as sent (unvalidated: any shape).
    * When the schema passes, the service checks these itself.
    */
   moreIssues?: (rawBody: unknown, ctx: MoreIssuesContext) => Promise<ValidationIssue[]>;
-}
-
-/**
- * A REST route of an operation of the catalogue (gateway/src/operations/catalogue.ts), which every
- * surface runs through invoke: its scope, reply, idempotency and run are stated there once; the
- * route states how it is read from HTTP, answered and documented.
- */
-export interface RpcRoute extends RouteBase {
-  /** Any operation of the catalogue (its input is what toInput makes of what the route validated). */
-  operation: AnyOperation;
   /**
    * The operation's input from the request the route's schemas validated. It is not validated
    * again by the operation's `input`: REST's 422s name REST's locations (`["body", ...]`).
@@ -70,7 +70,7 @@ export interface MoreIssuesContext {
  * leaves the schema's issues, which are still right.
  */
 async function validationFailure(
-  route: RpcRoute,
+  route: RestRoute,
   request: FastifyRequest,
   client: GatewayClient,
   error: Error & { validationContext?: string },
@@ -138,19 +138,51 @@ export function idFrom(param: string): (parts: RequestParts) => unknown {
  */
 const toJson = (data: unknown): string => JSON.stringify(data);
 
-/** Registers REST routes that validate with the shared zod schemas and delegate to the bus. */
-export function registerRpcRoutes(app: FastifyInstance, deps: GatewayDeps, routes: RpcRoute[]): void {
+const CACHING =
+  ' Public. Answers carry `Cache-Control` and a strong `ETag`; send it back in `If-None-Match` for a 304.';
+const notModified = { 304: z.undefined().describe('Not modified: the ETag still matches') };
+
+/** How the route reads its request: only a route with a querystring schema reads the query. */
+function partsOf(route: RestRoute, request: FastifyRequest): RequestParts {
+  return {
+    params: (request.params ?? {}) as Record<string, unknown>,
+    // Otherwise unvalidated fields (e.g. `?id=` on POST /v1/call) would reach the service's
+    // request, whose contract may accept them from other callers (the campaign dispatcher chooses call ids).
+    query: route.querystring ? ((request.query ?? {}) as Record<string, unknown>) : {},
+    body: request.body,
+  };
+}
+
+/** The route's OpenAPI description and its success and error responses. */
+function documented(route: RestRoute, operation: AnyOperation) {
+  const success =
+    route.status === 204
+      ? { 204: z.undefined().describe(route.answers) }
+      : { [route.status]: Envelope(operation.reply).describe(route.answers) };
+  const description = `${route.description ?? ''}${route.cacheable ? CACHING : ''}`;
+  return {
+    ...(description ? { description } : {}),
+    response: { ...success, ...(route.cacheable ? notModified : {}), ...errorResponses(...route.errors) },
+  };
+}
+
+/**
+ * Registers the REST route of each operation given (its `rest`): validated with the route's zod
+ * schemas, run through execute, answered in the envelope.
+ */
+export function registerOperationRoutes(
+  app: FastifyInstance,
+  deps: GatewayDeps,
+  operations: readonly AnyOperation[],
+): void {
   const { client } = deps;
   const typed = app.withTypeProvider<ZodTypeProvider>();
-  for (const route of routes) {
-    const { operation } = route;
+  for (const operation of operations) {
+    const route = operation.rest;
     const toInput = route.toInput ?? merged;
     const idempotentRoute = operation.idempotent === true;
     const auth = scopeAuth(operation.scope);
-    const success =
-      route.status === 204
-        ? { 204: z.undefined().describe(route.answers) }
-        : { [route.status]: Envelope(operation.reply).describe(route.answers) };
+    const { description, response } = documented(route, operation);
     typed.route({
       method: route.method,
       url: route.url,
@@ -166,27 +198,24 @@ export function registerRpcRoutes(app: FastifyInstance, deps: GatewayDeps, route
         operationId: operationId(operation.name),
         tags: route.tags,
         summary: route.summary,
-        ...(route.description ? { description: route.description } : {}),
+        ...(description ? { description } : {}),
         security: auth.kind === 'public' ? [] : BEARER,
         ...(route.params ? { params: route.params } : {}),
         ...(route.querystring ? { querystring: route.querystring } : {}),
         ...(route.body ? { body: route.body } : {}),
         ...(route.bodyExample === undefined ? {} : { bodyExample: route.bodyExample }),
         ...(idempotentRoute ? { headers: IdempotencyHeaders } : {}),
-        response: { ...success, ...errorResponses(...route.errors) },
+        response,
       },
       handler: async (request, reply) => {
         if (request.validationError)
           throw await validationFailure(route, request, client, request.validationError);
-        const parts: RequestParts = {
-          params: (request.params ?? {}) as Record<string, unknown>,
-          // Only a route with a querystring schema reads the query: otherwise unvalidated fields
-          // (e.g. `?id=` on POST /v1/call) would reach the service's request, whose contract may
-          // accept them from other callers (the campaign dispatcher chooses call ids).
-          query: route.querystring ? ((request.query ?? {}) as Record<string, unknown>) : {},
-          body: request.body,
-        };
-        const outcome = await execute(deps, operation, toInput(parts), restCaller(request), {
+        const input = toInput(partsOf(route, request));
+        if (route.cacheable) {
+          const data = await invoke(deps, operation, input, restCaller(request), { validated: true });
+          return sendCacheable(request, reply, data);
+        }
+        const outcome = await execute(deps, operation, input, restCaller(request), {
           validated: true,
           // A key binds the method, the path and the body as sent.
           requestHash: requestHash(route.method, request.url, request.body),

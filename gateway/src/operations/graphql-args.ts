@@ -24,3 +24,17 @@ export function present(args: Args): Args {
 
 /** The default: the arguments given a value, in snake_case (`pageSize` is `page_size`). */
 export const plainArgs = (args: Args): Args => present(snakeKeys(args));
+
+/**
+ * An operation's input from its field's arguments when its entry says nothing else: the arguments
+ * with a value, in snake_case, with the resource's id as `id`: the parent's for a field of a
+ * resource (Agent.promptVersions), else the argument named idArg (`agentId`) or `id`.
+ */
+export function defaultArgs(idArg: string | undefined, onResource: boolean) {
+  return (args: Args, parent?: { id: string }): Args => {
+    if (onResource) return { ...plainArgs(args), id: parent?.id };
+    if (idArg === undefined) return plainArgs(args);
+    const { [idArg]: id, ...rest } = args;
+    return present({ ...plainArgs(rest), id });
+  };
+}

@@ -4,7 +4,14 @@ import type { GatewayDeps } from '../deps';
 import type { LiveEvents, LiveKind } from '../live/event-hub';
 import { liveStream } from '../live/live-stream';
 import { OPERATIONS } from './catalogue';
-import { type AnyOperation, authorize, type Caller, invoke, parseInput } from './operation';
+import {
+  type AnyOperation,
+  authorize,
+  type Caller,
+  type GraphQLFieldSpec,
+  invoke,
+  parseInput,
+} from './operation';
 
 /**
  * A live subscription of the public API, as GraphQL and tRPC both serve it: its name (its tRPC
@@ -14,6 +21,8 @@ import { type AnyOperation, authorize, type Caller, invoke, parseInput } from '.
 export interface LiveOperation<K extends LiveKind = LiveKind, I extends z.ZodType = z.ZodType> {
   name: string;
   graphql: `Subscription.${string}`;
+  /** That field's declaration, from which the schema's field is made (see Operation). */
+  graphqlField: GraphQLFieldSpec;
   scope: Scope;
   kind: K;
   input: I;
@@ -39,6 +48,12 @@ export const LIVE_OPERATIONS = {
   'calls.onStatus': liveOperation({
     name: 'calls.onStatus',
     graphql: 'Subscription.callStatusChanged',
+    graphqlField: {
+      type: 'Call!',
+      description:
+        "The call after each of its transitions, in order: one call, one agent's, one campaign's, or the account's.",
+      idArg: 'callId',
+    },
     scope: 'calls:read',
     kind: 'callStatus',
     input: CallStatusFilter,
@@ -54,6 +69,11 @@ export const LIVE_OPERATIONS = {
   'campaigns.onProgress': liveOperation({
     name: 'campaigns.onProgress',
     graphql: 'Subscription.campaignProgress',
+    graphqlField: {
+      type: 'Campaign!',
+      description: 'The campaign on every change of its status or counts.',
+      idArg: 'campaignId',
+    },
     scope: 'campaigns:read',
     kind: 'campaignProgress',
     input: CampaignProgressFilter,

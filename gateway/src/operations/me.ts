@@ -25,6 +25,20 @@ export type Me = z.infer<typeof Me>;
 /** Beyond the spec: which account and scopes the calling key carries. Any valid key may ask. */
 export const me: Unnamed<Operation<typeof Empty, Me>> = {
   graphql: 'Query.me',
+  graphqlField: {
+    type: 'Me!',
+    description: 'The account and scopes of the calling API key (beyond the spec).',
+  },
+  // Lets a developer check which account and scopes a key carries.
+  rest: {
+    method: 'GET',
+    url: '/v1/me',
+    tags: ['System'],
+    summary: 'The account and scopes of the calling API key (beyond the spec)',
+    status: 200,
+    answers: 'The key\u2019s account, its rate limit and the key\u2019s scopes',
+    errors: [401],
+  },
   scope: 'any-key',
   input: Empty,
   reply: Me,

@@ -9,6 +9,7 @@ import {
 } from '@voice/shared';
 import type { z } from 'zod';
 import type { GatewayDeps } from '../deps';
+import type { RestRoute } from '../http/rpc-route';
 import { IDEMPOTENCY_KEY, idempotent, requestHash, type StoredResponse } from '../idempotency/idempotency';
 import type { Args } from './graphql-args';
 
@@ -27,11 +28,27 @@ export type Run<I, O> = (
 ) => Promise<O>;
 
 /**
+ * How an operation's GraphQL field is declared in the schema (graphql/operation-fields.ts makes
+ * the field from it): its arguments are the operation's input, camelCased, with their types and
+ * descriptions from its zod schema; the resource of a field on a resource (Agent.promptVersions)
+ * is the parent, not an argument.
+ */
+export interface GraphQLFieldSpec {
+  /** The type it answers, an existing type of the schema: `Agent!`, `AgentPage!`, `Boolean!`. */
+  type: string;
+  description: string;
+  /** The argument the input's `id` is sent as, when not `id` (`agentId` on a part of an agent). */
+  idArg?: string;
+  /** The input's other fields, as one input object argument `input` of this type. */
+  inputArg?: { type: string; description: string };
+}
+
+/**
  * One operation of the public API, as every surface runs it: who may run it, the input it takes
  * (the REST shapes, snake_case; one resource is named `id`), what it answers and what runs it:
- * almost always one bus call of a shared contract (rpcOperation). Surfaces only translate their
- * arguments into this input and the AppError it may throw into their error format; REST routes
- * name their operation (see RpcRoute), so scope, reply, transform and idempotency are stated here.
+ * almost always one bus call of a shared contract (rpcOperation); and how each surface offers it:
+ * its REST route, its GraphQL field (tRPC's procedure is its name). Surfaces only translate their
+ * arguments into this input and the AppError it may throw into their error format.
  */
 export interface Operation<I extends z.ZodType = z.ZodType, O = unknown> {
   name: string;
@@ -40,6 +57,10 @@ export interface Operation<I extends z.ZodType = z.ZodType, O = unknown> {
    * reads from (Agent.promptVersions). The schema is held to the operation's reply by a test.
    */
   graphql: `${'Query' | 'Mutation' | 'Agent' | 'Campaign'}.${string}`;
+  /** That field's declaration, from which the schema's field is made. */
+  graphqlField: GraphQLFieldSpec;
+  /** Its REST route: how it is read from HTTP, answered and documented. */
+  rest: RestRoute;
   scope: Access;
   input: I;
   /** The schema of what run answers: REST's documented success reply. */
@@ -48,8 +69,9 @@ export interface Operation<I extends z.ZodType = z.ZodType, O = unknown> {
   /** Honours an idempotency key, sharing REST's store and its 24-hour window. */
   idempotent?: boolean;
   /**
-   * Its input from its GraphQL field's arguments and, for a field of a resource, that resource;
-   * plainArgs (the arguments with a value, in snake_case) when omitted.
+   * Its input from its GraphQL field's arguments and, for a field of a resource, that resource.
+   * By default the arguments with a value, in snake_case, the resource's id as `id` (see
+   * graphqlField.idArg; a field of a resource takes its parent's).
    */
   graphqlArgs?: (args: Args, parent: { id: string }) => unknown;
   /** What its GraphQL field answers, from the operation's answer (typed where it is declared); that answer when omitted. */
@@ -89,6 +111,8 @@ export function rpcOperation<
   G extends Operation['graphql'] = Operation['graphql'],
 >(spec: {
   graphql: G;
+  graphqlField: GraphQLFieldSpec;
+  rest: RestRoute;
   scope: Access;
   input: I;
   contract: C;

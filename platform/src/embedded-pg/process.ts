@@ -26,25 +26,8 @@ function launch(run: RunAs, name: 'initdb' | 'postgres', args: string[]): ChildP
     cwd: '/',
     env: ENV,
     stdio: ['ignore', 'pipe', 'pipe'],
-    // Its own process group, which its backends join: see killLeftovers.
-    detached: true,
     ...(run.ids ?? {}),
   });
-}
-
-/**
- * Kills what is left of a server whose postmaster died abruptly (SIGKILL, out of memory): its
- * backends outlive it, each holding a pooled client connection open, and answer that client's next
- * query, even after a new server is up, with "terminating connection due to unexpected postmaster
- * exit". Killed, they close those connections, so the pools open fresh ones to the new server.
- */
-export function killLeftovers(child: ChildProcess): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    // ESRCH: nothing of that group is left.
-  }
 }
 
 /** Keeps the last lines of output for error messages; everything goes to the debug log. */

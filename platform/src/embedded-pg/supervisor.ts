@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Logger } from '@voice/shared';
-import { killLeftovers, stopServer } from './process';
+import { stopServer } from './process';
 
 export interface SupervisorOptions {
   /** The server as first started. */
@@ -54,11 +54,7 @@ export async function stopWithEscalation(
   steps: readonly StopStep[] = STOP_STEPS,
 ): Promise<boolean> {
   for (const { signal, waitMs } of steps) {
-    if (await stopServer(child, waitMs, signal)) {
-      // A postmaster that was killed (rather than shut down) leaves its backends behind.
-      if (signal === 'SIGKILL') killLeftovers(child);
-      return true;
-    }
+    if (await stopServer(child, waitMs, signal)) return true;
     log.warn({ pid: child.pid, signal, waited_ms: waitMs }, 'embedded PostgreSQL did not stop in time');
   }
   return false;
@@ -119,7 +115,6 @@ export function supervise(options: SupervisorOptions): Supervisor {
     child.once('exit', (code, signal) => {
       options.untrack(child);
       if (current === child) current = undefined;
-      killLeftovers(child);
       if (stopping) return;
       log.error({ pid: child.pid, code, signal }, 'embedded PostgreSQL exited unexpectedly; restarting it');
       restarting = restartLoop(performance.now()).finally(() => {

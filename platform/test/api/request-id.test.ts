@@ -19,7 +19,7 @@ describe.each(infraModes())('request ids across services (%s)', (mode) => {
       () => {
         const lines = t.logs.filter((line) => line.request_id === requestId);
         const services = new Set(lines.map((line) => line.service));
-        for (const name of ['gateway', 'agent', 'call', 'campaign', 'webhook'])
+        for (const name of ['gateway', 'agent', 'call', 'campaign', 'webhook', 'telephony'])
           expect(services).toContain(name);
         expect(lines.filter((l) => l.service === 'agent').some((l) => l.subject === 'agent.health')).toBe(
           true,

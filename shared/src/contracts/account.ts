@@ -18,6 +18,12 @@ export const SCOPES = [
   'campaigns:read',
   'campaigns:write',
 ] as const;
+/**
+ * The SIP trunk scopes (`/v1/sip-trunks`). Not yet in SCOPES: they join it together with the
+ * gateway's operations for trunks and its GraphQL `Scope` enum values (TRUNKS_READ, TRUNKS_WRITE),
+ * which must list every scope. Keys created without a scope list then get them like every other.
+ */
+export const TRUNK_SCOPES = ['trunks:read', 'trunks:write'] as const;
 export const Scope = z.enum(SCOPES);
 export type Scope = z.infer<typeof Scope>;
 

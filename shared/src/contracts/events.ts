@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Call, CallStatus } from './call';
 import { Campaign } from './campaign';
 import { DateTime, Uuid } from './common';
+import { SipCallProgress } from './telephony-calls';
 
 /** A durable stream: what it stores and for how long. */
 export interface StreamDefinition {
@@ -21,6 +22,7 @@ const DAY_MS = 86_400_000;
  */
 export const STREAMS = {
   callEvents: { name: 'CALL_EVENTS', subjects: ['events.call.ended.>'], maxAgeMs: 7 * DAY_MS },
+  sipCallEvents: { name: 'SIP_CALL_EVENTS', subjects: ['events.sip.progress.>'], maxAgeMs: DAY_MS },
 } as const satisfies Record<string, StreamDefinition>;
 
 /**
@@ -134,4 +136,6 @@ export const EVENTS = {
   callStatusChanged: eventContract('events.call.status', undefined, CallStatusChanged),
   callEnded: eventContract('events.call.ended', STREAMS.callEvents, CallEnded),
   campaignProgress: eventContract('events.campaign.progress', undefined, CampaignProgress),
+  /** A SIP call's progress, telephony service -> call service (subject names account and call). */
+  sipCallProgress: eventContract('events.sip.progress', STREAMS.sipCallEvents, SipCallProgress),
 } as const;

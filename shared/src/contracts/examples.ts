@@ -3,6 +3,7 @@ import type { CreateAccountBody, CreateApiKeyBody } from './account';
 import type { CreateAgentBody, SaveInstructionsBody, SavePromptVersionBody, UpdateAgentBody } from './agent';
 import type { MakeCallBody } from './call';
 import type { CreateCampaignBody } from './campaign';
+import type { CreateSipTrunkBody, UpdateSipTrunkBody } from './sip-trunks';
 import type { BulkRedeliverBody, CallEndedPayload } from './webhook';
 
 /**
@@ -60,6 +61,22 @@ export const REQUEST_EXAMPLES = {
     from: '2026-11-01T00:00:00Z',
     to: '2026-11-08T00:00:00Z',
   } satisfies z.input<typeof BulkRedeliverBody>,
+  createSipTrunk: {
+    name: 'Main carrier',
+    uri: 'sip:sip.carrier.example.com:5060;transport=udp',
+    username: 'acme-realty',
+    password: 'replace-with-the-trunk-password',
+    numbers: ['+14155550100'],
+    is_default: true,
+    max_concurrent_calls: 20,
+    calls_per_second: 5,
+    ring_timeout_seconds: 30,
+    codecs: ['PCMU', 'PCMA'],
+  } satisfies z.input<typeof CreateSipTrunkBody>,
+  updateSipTrunk: {
+    numbers: ['+14155550100', '+14155550101'],
+    max_concurrent_calls: 40,
+  } satisfies z.input<typeof UpdateSipTrunkBody>,
   createAccount: { name: 'Acme Realty', plan: 'pro' } satisfies z.input<typeof CreateAccountBody>,
   createApiKey: {
     name: 'CRM integration',

@@ -32,14 +32,16 @@ import {
   ListContactsQuery,
   StartCampaignRequest,
 } from './campaign';
-import { Page, PageQuery, Uuid } from './common';
+import { E164, Page, PageQuery, Uuid } from './common';
 import { AgentType, AgentTypesRequest, AiModel, Industry, Language, Voice } from './discovery';
 import { rpc } from './rpc-contract';
+import { CreateSipTrunkBody, SipTrunk, TrunkRoute, UpdateSipTrunkBody } from './sip-trunks';
 import { TelephonyProviderInfo } from './telephony';
+import { SipDialReply, SipDialRequest, SipHangupReply, SipHangupRequest } from './telephony-calls';
 import { BulkRedeliverShape, BulkRedelivery, boundedRange, WebhookDelivery } from './webhook';
 
 /** The services that answer on the bus; each name is also its queue group and subject domain. */
-export const SERVICE_NAMES = ['agent', 'call', 'campaign', 'webhook'] as const;
+export const SERVICE_NAMES = ['agent', 'call', 'campaign', 'webhook', 'telephony'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 
 export const Empty = z.object({});
@@ -62,6 +64,7 @@ export const HEALTH = {
   call: healthOf('call'),
   campaign: healthOf('campaign'),
   webhook: healthOf('webhook'),
+  telephony: healthOf('telephony'),
 } as const satisfies Record<ServiceName, unknown>;
 
 /** Public catalogue, served by the agent service. */
@@ -185,4 +188,28 @@ export const WEBHOOK = {
     BulkRedelivery,
   ),
   sendTest: rpc('webhook.send_test', AgentIdRequest, WebhookDelivery),
+} as const;
+
+const TrunkIdRequest = z.object({ trunk_id: Uuid });
+
+/**
+ * Account-scoped, served by the telephony service: the account's SIP trunks (another account's
+ * trunk is not found) and `route`, which names the carrier a call from a source number goes out
+ * through. With SIMULATED_CARRIER=off a number no trunk carries is refused (NO_SIP_TRUNK, 422).
+ */
+export const TELEPHONY = {
+  createTrunk: rpc('telephony.create_trunk', CreateSipTrunkBody, SipTrunk),
+  getTrunk: rpc('telephony.get_trunk', TrunkIdRequest, SipTrunk),
+  listTrunks: rpc('telephony.list_trunks', PageQuery, Page(SipTrunk)),
+  updateTrunk: rpc(
+    'telephony.update_trunk',
+    TrunkIdRequest.extend({ changes: UpdateSipTrunkBody }),
+    SipTrunk,
+  ),
+  deleteTrunk: rpc('telephony.delete_trunk', TrunkIdRequest, Deleted),
+  route: rpc('telephony.route', z.object({ source_number: E164 }), TrunkRoute),
+  /** Dials a call over its trunk; at most once per call id. Progress: EVENTS.sipCallProgress. */
+  dial: rpc('telephony.dial', SipDialRequest, SipDialReply),
+  /** Ends a call now (CANCEL before the answer, BYE after), wherever it is carried. */
+  hangup: rpc('telephony.hangup', SipHangupRequest, SipHangupReply),
 } as const;

@@ -1,0 +1,50 @@
+import {
+  CALL_END_REASONS,
+  CALL_STATUSES,
+  CAMPAIGN_STATUSES,
+  CARRIERS,
+  CONTACT_STATES,
+  DELIVERY_STATUSES,
+  DETAILS_STATUSES,
+  DetailFieldType,
+  ENDED_BY,
+  PLANS,
+  RETRYABLE_STATUSES,
+  SCOPES,
+  SKIP_REASONS,
+  WEBHOOK_EVENT_KINDS,
+} from '@voice/shared';
+
+/** Each GraphQL enum (declared, with its values' descriptions, in type-defs.ts) over the values records carry. */
+export const ENUM_VALUES: Record<string, readonly string[]> = {
+  CallStatus: CALL_STATUSES,
+  CampaignStatus: CAMPAIGN_STATUSES,
+  ContactState: CONTACT_STATES,
+  RetryableStatus: RETRYABLE_STATUSES,
+  Sentiment: ['positive', 'neutral', 'negative'],
+  Carrier: CARRIERS,
+  PromptSource: ['generated', 'custom'],
+  DeliveryStatus: DELIVERY_STATUSES,
+  WebhookEvent: WEBHOOK_EVENT_KINDS,
+  AgentTypeCategory: ['general', 'industry'],
+  DetailFieldType: DetailFieldType.options,
+  VoiceGender: ['female', 'male', 'neutral'],
+  CallEndReason: CALL_END_REASONS,
+  EndedBy: ENDED_BY,
+  TranscriptRole: ['agent', 'user'],
+  DetailsCollectionStatus: DETAILS_STATUSES,
+  SkipReason: SKIP_REASONS,
+  Plan: PLANS,
+  Scope: SCOPES,
+};
+
+/** A value's GraphQL name: UPPER_CASE (`agents:read` is AGENTS_READ). */
+export const enumValueName = (value: string) => value.toUpperCase().replace(/[^A-Z0-9_]/g, '_');
+
+/** The GraphQL enum with exactly these values; an input with another set has no GraphQL type. */
+export function enumNamed(values: readonly string[]): string {
+  const key = [...values].sort().join(',');
+  const found = Object.entries(ENUM_VALUES).filter(([, v]) => [...v].sort().join(',') === key);
+  if (found.length !== 1) throw new Error(`no single GraphQL enum has the values ${key}`);
+  return found[0]![0];
+}

@@ -1,0 +1,184 @@
+import {
+  CAMPAIGN,
+  Campaign,
+  CONTACTS_MAX,
+  CreateCampaignBody,
+  ListCampaignsQuery,
+  ListContactsQuery,
+  MAX_CONCURRENT_CALLS_MAX,
+  REQUEST_EXAMPLES,
+} from '@voice/shared';
+import { createCampaign } from '../clients/campaigns';
+import { present, snakeKeys } from './graphql-args';
+import { type Operation, rpcOperation, type Unnamed } from './operation';
+import { ByCampaign, byCampaign, CampaignParams, campaignOf } from './resources';
+
+const tags = ['Campaigns'];
+const NOT_FOUND = 'Another account\u2019s campaign is answered exactly like a missing one (404).';
+const STATES =
+  'Statuses: scheduled -> running (at start_at) or cancelled; running <-> paused; running|paused -> cancelled; ' +
+  'running -> completed once every contact is final. Any other move is a 409 whose detail names the current status.';
+
+/** A move of a campaign from one status to another, as its REST and GraphQL surfaces say. */
+function transition<K extends 'pause' | 'resume' | 'cancel'>(
+  kind: K,
+  contract: (typeof CAMPAIGN)['pause' | 'resume' | 'cancel'],
+  doc: { graphql: string; summary: string; description: string },
+) {
+  return rpcOperation({
+    graphql: `Mutation.${kind}Campaign` as const,
+    graphqlField: { type: 'Campaign!', description: doc.graphql },
+    rest: {
+      method: 'POST',
+      url: `/v1/campaigns/:campaign_id/${kind}`,
+      tags,
+      summary: doc.summary,
+      description: `${doc.description} ${STATES} ${NOT_FOUND}`,
+      params: CampaignParams,
+      toInput: byCampaign,
+      status: 200,
+      answers: 'The campaign in its new status',
+      errors: [401, 403, 404, 409, 422],
+    },
+    scope: 'campaigns:write',
+    input: ByCampaign,
+    contract,
+    toRequest: campaignOf,
+  });
+}
+
+export const CAMPAIGN_OPERATIONS = {
+  'campaigns.create': {
+    graphql: 'Mutation.createCampaign',
+    graphqlField: {
+      type: 'Campaign!',
+      description: 'Creates a campaign with its contacts; it starts at once or at startAt.',
+      inputArg: { type: 'CreateCampaignInput', description: 'The campaign and its contacts.' },
+    },
+    graphqlArgs: ({ input }) => present(snakeKeys(input, ['retryConfig'])),
+    rest: {
+      method: 'POST',
+      url: '/v1/campaigns',
+      tags,
+      summary: 'Create a campaign',
+      description:
+        `Required: name (1..100), agent_id (an agent of the account, else 404 as for POST /v1/call), phone_number ` +
+        `(the source number, E.164) and contacts (1..${CONTACTS_MAX.toLocaleString('en')} flat objects). ` +
+        `phone_column defaults to \`phone\`, max_concurrent_calls to 1 (at most ${MAX_CONCURRENT_CALLS_MAX}). ` +
+        'A contact whose phone_column value is missing (absent, null or blank) is `skipped` with skip_reason ' +
+        '`missing_phone`; one that is not an E.164 string (+ then 8 to 15 digits, the first not 0; surrounding ' +
+        'whitespace ignored) `invalid_phone`; a number already earlier in the list `duplicate` (dialed once). None of ' +
+        'these fail the request. Each call carries metadata.campaign_id and, as metadata.contact, the contact\u2019s ' +
+        'other keys. retry_config (optional) dials a contact again interval_seconds after an outcome listed in ' +
+        'on_statuses, up to max_retries more times. Without start_at the campaign is running at once; with it (in the ' +
+        'future, else 422) it is scheduled until then. Never more than max_concurrent_calls of its calls are not ' +
+        'final at any moment. Send an `Idempotency-Key` to make retries safe: a repeat with the same body returns ' +
+        'the first response and creates and dials nothing again; the same key with another body is a 409.',
+      body: CreateCampaignBody,
+      bodyExample: REQUEST_EXAMPLES.createCampaign,
+      status: 201,
+      answers: 'The new campaign, running or scheduled, with its counts',
+      errors: [401, 403, 404, 409, 413, 415, 422],
+    },
+    scope: 'campaigns:write',
+    input: CreateCampaignBody,
+    reply: Campaign,
+    // Several bus calls (a staged upload), so not an rpcOperation; answers what the last, start, does.
+    run: (deps, input, context) => createCampaign(deps.client, input, context),
+    idempotent: true,
+  } satisfies Unnamed<Operation<typeof CreateCampaignBody, Campaign>>,
+  'campaigns.list': rpcOperation({
+    graphql: 'Query.campaigns',
+    graphqlField: {
+      type: 'CampaignPage!',
+      description: "The account's campaigns, newest first, optionally one status only.",
+    },
+    rest: {
+      method: 'GET',
+      url: '/v1/campaigns',
+      tags,
+      summary: 'List campaigns',
+      description: 'Newest first, in the page wrapper, each with its counts. Filter: status.',
+      querystring: ListCampaignsQuery,
+      status: 200,
+      answers: 'A page of the account\u2019s campaigns',
+      errors: [401, 403, 422],
+    },
+    scope: 'campaigns:read',
+    input: ListCampaignsQuery,
+    contract: CAMPAIGN.list,
+    toRequest: (input) => input,
+  }),
+  'campaigns.get': rpcOperation({
+    graphql: 'Query.campaign',
+    graphqlField: {
+      type: 'Campaign',
+      description: 'One campaign; null (NOT_FOUND in errors) when the account has none with this id.',
+    },
+    rest: {
+      method: 'GET',
+      url: '/v1/campaigns/:campaign_id',
+      tags,
+      summary: 'Get a campaign',
+      description:
+        'With counts per contact state (total = every submitted contact, skipped ones included). Every change of ' +
+        `status or counts is also published as an event for live subscriptions. ${NOT_FOUND}`,
+      params: CampaignParams,
+      toInput: byCampaign,
+      status: 200,
+      answers: 'The campaign, with its counts',
+      errors: [401, 403, 404, 422],
+    },
+    scope: 'campaigns:read',
+    input: ByCampaign,
+    contract: CAMPAIGN.get,
+    toRequest: campaignOf,
+  }),
+  'campaigns.pause': transition('pause', CAMPAIGN.pause, {
+    graphql:
+      'Pauses a running campaign: calls under way finish, no new ones start; refused (CONFLICT) from any other status.',
+    summary: 'Pause a campaign',
+    description:
+      'Stops new dials; calls in progress finish and their outcomes are recorded (a retry they earn waits for ' +
+      'resume). A paused campaign stays paused when its last call ends, even with every contact final.',
+  }),
+  'campaigns.resume': transition('resume', CAMPAIGN.resume, {
+    graphql: 'Resumes a paused campaign.',
+    summary: 'Resume a campaign',
+    description: 'Dialing goes on where it stopped; a campaign with nothing left to dial completes at once.',
+  }),
+  'campaigns.cancel': transition('cancel', CAMPAIGN.cancel, {
+    graphql: 'Cancels a campaign: contacts not yet called are cancelled.',
+    summary: 'Cancel a campaign',
+    description:
+      'Stops new dials and marks every contact not yet dialed (or waiting for a retry) `cancelled`; calls in ' +
+      'progress finish and their outcomes are recorded. A scheduled campaign can be cancelled too.',
+  }),
+  'campaigns.contacts': rpcOperation({
+    graphql: 'Campaign.contacts',
+    graphqlField: {
+      type: 'ContactPage!',
+      description: "The campaign's contacts in list order, optionally one state only.",
+    },
+    rest: {
+      method: 'GET',
+      url: '/v1/campaigns/:campaign_id/contacts',
+      tags,
+      summary: 'List a campaign\u2019s contacts',
+      description:
+        'In submission order (position), in the page wrapper; filter: status (the contact state). Each contact ' +
+        'with its state (pending, in_progress, a call outcome, skipped or cancelled), attempts, the ids of its calls ' +
+        `and its skip_reason or failure_reason. ${NOT_FOUND}`,
+      params: CampaignParams,
+      toInput: byCampaign,
+      querystring: ListContactsQuery,
+      status: 200,
+      answers: 'A page of the campaign\u2019s contacts',
+      errors: [401, 403, 404, 422],
+    },
+    scope: 'campaigns:read',
+    input: ByCampaign.extend(ListContactsQuery.shape),
+    contract: CAMPAIGN.listContacts,
+    toRequest: ({ id, ...query }) => ({ campaign_id: id, ...query }),
+  }),
+};

@@ -1,0 +1,28 @@
+import type { Metrics } from '@voice/shared';
+import type { Admission } from '../domain/admission';
+import type { TrunkRouteDecision } from './router';
+
+export interface TelephonyMetrics {
+  routed(matched: TrunkRouteDecision['matched'] | 'refused'): void;
+  decided(admission: Admission): void;
+}
+
+/** Per telephony instance: a sum over instances is the platform's. */
+export function telephonyMetrics(metrics: Metrics): TelephonyMetrics {
+  const routes = metrics.counter(
+    'telephony_routes_total',
+    'Calls routed, by how: source_number (a trunk lists the number), default_trunk, simulated, or refused ' +
+      '(no trunk and SIMULATED_CARRIER=off)',
+    ['matched'],
+  );
+  const admissions = metrics.counter(
+    'telephony_trunk_admissions_total',
+    'Admission decisions for calls to a trunk: admit, or wait for max_concurrent_calls or calls_per_second',
+    ['outcome'],
+  );
+  return {
+    routed: (matched) => routes.inc({ matched }),
+    decided: (admission) =>
+      admissions.inc({ outcome: admission.outcome === 'admit' ? 'admit' : admission.reason }),
+  };
+}

@@ -1,0 +1,95 @@
+import { type PageQuery, pageTotal, type Sql, type TransactionSql } from '@voice/shared';
+import type { TrunkFields, TrunkRow } from './trunk-rows';
+
+type Db = Sql | TransactionSql;
+
+/** Every column a read returns: the trunk's own, and its numbers in the order given. */
+const SELECT_TRUNK = (db: Db) => db`
+  t.id, t.account_id, t.name, t.uri, t.username, t.password, t.is_default, t.max_concurrent_calls,
+  t.calls_per_second, t.ring_timeout_seconds, t.codecs, t.created_at, t.updated_at,
+  ARRAY(SELECT n.number FROM telephony.trunk_numbers n WHERE n.trunk_id = t.id ORDER BY n.position) AS numbers`;
+
+/** A number another trunk of the account already holds. */
+export interface TakenNumber {
+  number: string;
+  trunk_id: string;
+}
+
+/** The telephony schema's SQL for trunks, always scoped by account: another account's row is not found. */
+export const trunkRepository = {
+  async insert(db: Db, accountId: string, id: string, fields: TrunkFields): Promise<void> {
+    await db`INSERT INTO telephony.trunks ${db({ ...fields, id, account_id: accountId })}`;
+  },
+
+  async find(db: Db, accountId: string, id: string, options: { lock?: boolean } = {}) {
+    const [row] = await db<TrunkRow[]>`
+      SELECT ${SELECT_TRUNK(db)} FROM telephony.trunks t
+      WHERE t.id = ${id} AND t.account_id = ${accountId} ${options.lock ? db`FOR UPDATE OF t` : db``}`;
+    return row;
+  },
+
+  async page(db: Db, accountId: string, page: PageQuery): Promise<{ rows: TrunkRow[]; total: number }> {
+    const rows = await db<(TrunkRow & { total: number })[]>`
+      SELECT ${SELECT_TRUNK(db)}, count(*) OVER ()::int AS total
+      FROM telephony.trunks t WHERE t.account_id = ${accountId}
+      ORDER BY t.created_at DESC, t.id LIMIT ${page.page_size} OFFSET ${(page.page - 1) * page.page_size}`;
+    const total = await pageTotal(
+      rows,
+      () =>
+        db<{ n: number }[]>`SELECT count(*)::int AS n FROM telephony.trunks WHERE account_id = ${accountId}`,
+    );
+    return { rows, total };
+  },
+
+  async update(db: Db, accountId: string, id: string, fields: Partial<TrunkFields>): Promise<void> {
+    await db`
+      UPDATE telephony.trunks SET ${db({ ...fields, updated_at: new Date() })}
+      WHERE id = ${id} AND account_id = ${accountId}`;
+  },
+
+  async delete(db: Db, accountId: string, id: string): Promise<boolean> {
+    const rows = await db`
+      DELETE FROM telephony.trunks WHERE id = ${id} AND account_id = ${accountId} RETURNING id`;
+    return rows.length > 0;
+  },
+
+  /** Makes `exceptId` the only default of the account by clearing any other. */
+  async clearDefault(db: Db, accountId: string, exceptId: string): Promise<void> {
+    await db`
+      UPDATE telephony.trunks SET is_default = false, updated_at = now()
+      WHERE account_id = ${accountId} AND is_default AND id <> ${exceptId}`;
+  },
+
+  /** Which of `numbers` other trunks of the account hold. */
+  async takenNumbers(db: Db, accountId: string, trunkId: string, numbers: string[]): Promise<TakenNumber[]> {
+    if (numbers.length === 0) return [];
+    return db<TakenNumber[]>`
+      SELECT number, trunk_id FROM telephony.trunk_numbers
+      WHERE account_id = ${accountId} AND number = ANY(${numbers}::text[]) AND trunk_id <> ${trunkId}`;
+  },
+
+  /** Replaces the trunk's numbers with `numbers`, in that order. */
+  async setNumbers(db: Db, accountId: string, trunkId: string, numbers: string[]): Promise<void> {
+    await db`DELETE FROM telephony.trunk_numbers WHERE trunk_id = ${trunkId}`;
+    if (numbers.length === 0) return;
+    await db`
+      INSERT INTO telephony.trunk_numbers (account_id, number, trunk_id, position)
+      SELECT ${accountId}, number, ${trunkId}, position::int - 1
+      FROM unnest(${numbers}::text[]) WITH ORDINALITY AS n(number, position)`;
+  },
+
+  /**
+   * The trunks a call from `sourceNumber` could go out through, best first: the trunk listing the
+   * number, then the account's default (the same trunk may be both).
+   */
+  async routeCandidates(db: Db, accountId: string, sourceNumber: string) {
+    return db<(TrunkRow & { by_number: boolean })[]>`
+      SELECT ${SELECT_TRUNK(db)},
+             EXISTS (SELECT 1 FROM telephony.trunk_numbers n
+                      WHERE n.account_id = ${accountId} AND n.number = ${sourceNumber} AND n.trunk_id = t.id) AS by_number
+      FROM telephony.trunks t
+      WHERE t.account_id = ${accountId}
+        AND (t.is_default OR t.id = (SELECT trunk_id FROM telephony.trunk_numbers
+                                      WHERE account_id = ${accountId} AND number = ${sourceNumber}))`;
+  },
+};

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { CallEndReason, CallOutcome, EndedBy } from './call';
+import { DateTime, E164, Uuid } from './common';
+
+/**
+ * The call service and the telephony service about one real (SIP) call. The call service decides
+ * that a call goes out over SIP (TELEPHONY.route), asks the telephony service to dial it, and hears
+ * its progress as durable events (EVENTS.sipCallProgress). Audio never travels on the bus: the
+ * telephony instance that dialed a call carries its media and writes its recording to the store.
+ */
+
+/** What the agent says into the call, spoken with local speech synthesis. */
+export const SipCallSpeech = z.object({
+  language: z.string().min(2).max(35),
+  voice: z.string().max(100).nullable(),
+  start_flow: z.string().max(10_000),
+  end_flow: z.string().max(10_000),
+});
+
+export const SipDialRequest = z.object({
+  call_id: Uuid,
+  trunk_id: Uuid,
+  source_number: E164,
+  destination_number: E164,
+  speech: SipCallSpeech,
+});
+export type SipDialRequest = z.infer<typeof SipDialRequest>;
+
+/**
+ * Accepted: the call is dialed (or was already, for a re-sent request: a call id is dialed at most
+ * once). `instance` names the telephony instance that carries it.
+ */
+export const SipDialReply = z.object({ call_id: Uuid, instance: z.string().max(200), already: z.boolean() });
+
+export const SipHangupRequest = z.object({ call_id: Uuid });
+/** `ended`: false when the call had already ended (its ended event is, or will be, published). */
+export const SipHangupReply = z.object({ call_id: Uuid, ended: z.boolean() });
+
+export const SipProgressType = z.enum(['ringing', 'answered', 'ended']);
+
+/** How a SIP call ended, as the call record states it. */
+export const SipCallEnd = z.object({
+  status: CallOutcome,
+  call_end_reason: CallEndReason,
+  ended_by: EndedBy,
+  answered_at: DateTime.nullable(),
+  ended_at: DateTime,
+  /** Wall seconds from answer to hang-up; 0 when never answered. */
+  duration_seconds: z.number().min(0),
+  /** What the agent said, each with the moment (ISO) it began. */
+  spoken: z.array(z.object({ text: z.string(), at: DateTime })).max(1000),
+  /** A recording of the call was put in the recording store under the call's id. */
+  recorded: z.boolean(),
+  /** Why, in words, when the network gave no SIP answer (media timeout, instance lost, ...). */
+  detail: z.string().max(500).nullable(),
+});
+export type SipCallEnd = z.infer<typeof SipCallEnd>;
+
+/**
+ * One step of a SIP call. `sequence` grows per call (1, 2, ...): a consumer ignores a step it has
+ * already applied. `ended` is last and carries `end`.
+ */
+export const SipCallProgress = z.object({
+  call_id: Uuid,
+  sequence: z.number().int().min(1),
+  type: SipProgressType,
+  at: DateTime,
+  sip_code: z.number().int().min(100).max(699).nullable(),
+  sip_reason: z.string().max(200).nullable(),
+  end: SipCallEnd.nullable(),
+});
+export type SipCallProgress = z.infer<typeof SipCallProgress>;
