@@ -19,6 +19,11 @@ export function requestedRange(
   return ranges[0];
 }
 
+/** A store that cannot answer (NATS unreachable, a disk failing) makes the recording unavailable. */
+function unavailable(error: unknown): never {
+  throw new AppError('SERVICE_UNAVAILABLE', 'The recording store is unavailable', { cause: error });
+}
+
 /**
  * Answers with the call's recording from the store, honouring a single byte range (206, or 416 with
  * the size), and says whether it did: a call recorded by the simulated carrier has no stored file.
@@ -29,7 +34,7 @@ export async function sendStoredRecording(
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<boolean> {
-  const stat = await store.stat(callId);
+  const stat = await store.stat(callId).catch(unavailable);
   if (!stat) return false;
   const range = requestedRange(request.headers.range, stat.size);
   if (range === 'unsatisfiable') {
@@ -38,7 +43,8 @@ export async function sendStoredRecording(
   }
   // A HEAD answers the headers without reading the recording (an empty stream keeps Fastify from
   // replacing the Content-Length with 0, as it does for a HEAD answered without a body).
-  const body = request.method === 'HEAD' ? Readable.from([]) : await store.read(callId, range);
+  const body =
+    request.method === 'HEAD' ? Readable.from([]) : await store.read(callId, range).catch(unavailable);
   if (!body) return false;
   reply
     .header('accept-ranges', 'bytes')

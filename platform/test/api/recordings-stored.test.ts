@@ -44,7 +44,9 @@ async function get(link: string, range?: string) {
 }
 
 /** Another gateway replica with its own database pool and its own recording store connection. */
-async function startSecondGateway(t: TestPlatform): Promise<{ url: string; stop(): Promise<void> }> {
+async function startSecondGateway(
+  t: TestPlatform,
+): Promise<{ url: string; store: RecordingStore; stop(): Promise<void> }> {
   const sql: Sql = createSql(t.databaseUrl, { log, max: 2, applicationName: 'gateway-b' });
   const store = await openRecordingStore(t.config, { log, name: 'gateway-b' });
   let url = '';
@@ -61,6 +63,7 @@ async function startSecondGateway(t: TestPlatform): Promise<{ url: string; stop(
   url = await gateway.app.listen({ port: 0, host: '127.0.0.1' });
   return {
     url,
+    store,
     async stop() {
       await gateway.app.close();
       await store.close();
@@ -167,6 +170,18 @@ describe.each(infraModes())('recordings kept in the recording store (%s)', (mode
       expect(res.status).toBe(206);
       expect(res.headers.get('content-range')).toBe(`bytes 2000000-2100000/${file.length}`);
       expect(bytes.equals(file.subarray(2_000_000, 2_100_001))).toBe(true);
+    } finally {
+      await b.stop();
+    }
+  });
+
+  it.runIf(mode === 'nats')('answers 503 when the gateway cannot reach the recording store', async () => {
+    const b = await startSecondGateway(t);
+    try {
+      await b.store.close();
+      const { res, bytes } = await get(linkOn(b.url));
+      expect(res.status).toBe(503);
+      expect(JSON.parse(bytes.toString())).toMatchObject({ detail: 'The recording store is unavailable' });
     } finally {
       await b.stop();
     }
