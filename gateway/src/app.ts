@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Bus, type Logger, Metrics, type Sql } from '@voice/shared';
+import { type Bus, type Logger, Metrics, type RecordingStore, type Sql } from '@voice/shared';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -70,6 +70,8 @@ export interface GatewayOptions {
   version?: string;
   /** Key for recording links; every gateway and webhook instance must share it. */
   recordingSecret: string;
+  /** Where recordings of real calls are kept; the caller opens it and closes it after the gateway. */
+  recordingStore: RecordingStore;
   /** Where clients reach this gateway (known only once it listens, for port 0). */
   publicBaseUrl: () => string;
   /** PUBLIC_BASE_URL when configured: the OpenAPI document's server (otherwise `/`). */
@@ -204,6 +206,7 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
     version: options.version ?? '1.0.0',
     recordingSecret: options.recordingSecret,
     recordings: recordingLinks(options.recordingSecret, options.publicBaseUrl),
+    recordingStore: options.recordingStore,
     live: new EventHub(options.bus, options.log),
   };
   deps.live.start();

@@ -1,4 +1,4 @@
-import type { Sql } from '@voice/shared';
+import type { RecordingStore, Sql } from '@voice/shared';
 import type { AccountStore } from './auth/account-store';
 import type { KeySessions } from './auth/key-sessions';
 import type { GatewayClient } from './clients/gateway-client';
@@ -18,6 +18,8 @@ export interface GatewayDeps {
   /** Signs recording links (shared with the webhook service through configuration). */
   recordingSecret: string;
   recordings: RecordingLinks;
+  /** Finished recordings of real calls (files, or the JetStream object store shared by every gateway). */
+  recordingStore: RecordingStore;
   /** Live events (call status, campaign progress) fanned out to GraphQL and tRPC subscribers. */
   live: EventHub;
 }

@@ -6,6 +6,8 @@ import {
   InProcessBus,
   type Logger,
   NatsBus,
+  openRecordingStore,
+  type RecordingStore,
   type Sql,
 } from '@voice/shared';
 import { startEmbeddedPostgres } from './embedded-postgres';
@@ -27,7 +29,12 @@ export interface Infrastructure {
   /** A small pool of a component for bookkeeping whose commits need not wait for the disk. */
   openBookkeepingSql(component: string): Sql;
   /**
-   * Closes the bus, then every pool, then stops the embedded PostgreSQL: each step runs even when
+   * The recording store, opened on first use (only processes that serve or make recordings open
+   * one): the JetStream object store on NATS, files in DATA_DIR/recordings otherwise.
+   */
+  recordingStore(): Promise<RecordingStore>;
+  /**
+   * Closes the bus, then the recording store, then every pool, then stops the embedded PostgreSQL: each step runs even when
    * an earlier one failed; failures are logged and rethrown together at the end.
    */
   close(): Promise<void>;
@@ -79,6 +86,7 @@ export async function openInfrastructure(
   }
   const databaseUrl = config.DATABASE_URL ?? embeddedPg!.url;
   const pools: Sql[] = [];
+  let recordings: Promise<RecordingStore> | undefined;
   let closing: Promise<void> | undefined;
   return {
     bus,
@@ -102,9 +110,18 @@ export async function openInfrastructure(
       pools.push(sql);
       return sql;
     },
+    recordingStore() {
+      recordings ??= openRecordingStore(config, {
+        log: log.child({ component: 'recordings' }),
+        name: processName,
+        signal,
+      });
+      return recordings;
+    },
     close() {
       closing ??= runStages(log, [
         ['close the bus', () => bus.close()],
+        ['close the recording store', async () => (await recordings?.catch(() => undefined))?.close()],
         ['close database pools', () => endPools(pools)],
         ['stop embedded PostgreSQL', async () => embeddedPg?.stop()],
       ]);

@@ -157,6 +157,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         trustProxy: config.TRUST_PROXY,
         http: httpLimits(config),
         recordingSecret: secret ?? (await recordingSecret(config, log)),
+        recordingStore: await infrastructure.recordingStore(),
         publicBaseUrl: () => config.PUBLIC_BASE_URL ?? url ?? `http://${config.HOST}:${config.PORT}`,
         publicUrl: config.PUBLIC_BASE_URL,
         ...(options.surfaces ? { surfaces: options.surfaces } : {}),

@@ -1,7 +1,7 @@
 import { ErrorEnvelope } from '@voice/shared';
 import type { z } from 'zod';
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 503 | 504;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 416 | 422 | 429 | 500 | 503 | 504;
 
 const DESCRIPTIONS: Record<ErrorStatus, string> = {
   400: 'Bad request',
@@ -11,6 +11,7 @@ const DESCRIPTIONS: Record<ErrorStatus, string> = {
   409: 'Not allowed in the current state',
   413: 'Body larger than 16 MiB',
   415: 'Body is not application/json',
+  416: 'The Range asks for bytes past the end (Content-Range gives the size)',
   422: 'Validation failed: detail lists { loc, msg, type } per problem',
   429: 'Rate limit exceeded (see Retry-After)',
   500: 'Internal error (logged with the request id)',

@@ -50,6 +50,7 @@ async function startSecondGateway(
     adminToken: undefined,
     http: httpLimits(t.config),
     recordingSecret: t.config.RECORDING_URL_SECRET!,
+    recordingStore: await t.platform.infrastructure.recordingStore(),
     publicBaseUrl: () => url,
   });
   url = await gateway.app.listen({ port: 0, host: '127.0.0.1' });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { TelephonyProvider } from '@voice/call-service';
 import type { GatewayDeps } from '@voice/gateway';
-import { type Config, ConfigSchema, createLogger, type Logger } from '@voice/shared';
+import { type Config, ConfigSchema, createLogger, JetStreamRecordingStore, type Logger } from '@voice/shared';
 import { createTestDatabase, type InfraMode, testInfra } from '@voice/shared/testing';
 import type { FastifyPluginAsync } from 'fastify';
 import { pino } from 'pino';
@@ -97,6 +97,9 @@ export async function startTestPlatform(
     platform,
     logs,
     async stop() {
+      // The run's private recordings bucket goes with it (the NATS server outlives the run).
+      const recordings = platform.gateway?.deps.recordingStore;
+      if (recordings instanceof JetStreamRecordingStore) await recordings.destroy().catch(() => undefined);
       await platform.stop();
       await database.drop();
       await rm(dataDir, { recursive: true, force: true });

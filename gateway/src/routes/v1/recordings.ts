@@ -8,6 +8,7 @@ import { callContext } from '../../http/context';
 import { operationId } from '../../http/openapi-operation';
 import { PUBLIC } from '../../http/route-auth';
 import { errorResponses } from '../../http/schemas';
+import { sendStoredRecording } from '../../recordings/stored';
 
 const Params = z.object({ file: z.string().regex(/^[0-9a-f-]{36}\.wav$/, 'must be <call_id>.wav') });
 const Query = z.object({
@@ -20,9 +21,11 @@ const Query = z.object({
 
 /**
  * Plays a recording through a signed link: no API key, only a valid, unexpired signature. Altered
- * or expired links are 403. The audio is synthesised by the carrier and streamed in chunks.
+ * or expired links are 403. A recorded call's WAV comes from the recording store (with Range); the
+ * simulated carrier's audio is synthesised by the call service and streamed in chunks.
  */
-export const recordingRoutes: FastifyPluginAsync<GatewayDeps> = async (app, { client, recordingSecret }) => {
+export const recordingRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) => {
+  const { client, recordingSecret, recordingStore } = deps;
   app.withTypeProvider<ZodTypeProvider>().get(
     '/v1/recordings/:file',
     {
@@ -33,13 +36,14 @@ export const recordingRoutes: FastifyPluginAsync<GatewayDeps> = async (app, { cl
         summary: 'Play a call recording (signed link)',
         description:
           'The `recording_url` of a call record: works without an API key until `expires` (Unix seconds). An ' +
-          'altered or expired link is 403. Answers audio/wav.',
+          'altered or expired link is 403. Answers audio/wav; a recorded call honours a single `Range` (206, 416).',
         security: [],
         params: Params,
         querystring: Query,
         response: {
           200: { description: 'The recording', content: { 'audio/wav': { schema: z.string() } } },
-          ...errorResponses(403, 404, 422),
+          206: { description: 'The requested bytes', content: { 'audio/wav': { schema: z.string() } } },
+          ...errorResponses(403, 404, 416, 422),
         },
       },
     },
@@ -53,6 +57,7 @@ export const recordingRoutes: FastifyPluginAsync<GatewayDeps> = async (app, { cl
           check.reason === 'expired' ? 'This recording link has expired' : 'Invalid recording link',
         );
       }
+      if (await sendStoredRecording(recordingStore, callId, request, reply)) return reply;
       const ctx = callContext(request);
       const info = await client.call(CALL.recordingInfo, { call_id: callId }, ctx);
       if (!info.has_recording) throw new AppError('NOT_FOUND', 'This call has no recording');
