@@ -72,10 +72,12 @@ describe('platform stop', () => {
     spy(platform.infrastructure.bus, 'close', 'bus', calls);
     await platform.stop();
     const phase = (label: string) => label.split(':')[0];
+    const services = platform.services.size;
+    expect(services).toBe(5);
     expect(calls.map(phase)).toEqual([
       'gateway',
-      ...Array(4).fill('background'),
-      ...Array(4).fill('subscriptions'),
+      ...Array(services).fill('background'),
+      ...Array(services).fill('subscriptions'),
       'bus',
     ]);
     await vi.waitFor(
