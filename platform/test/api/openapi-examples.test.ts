@@ -24,10 +24,17 @@ function withIds(value: unknown, ids: ReadonlyMap<string, string>): unknown {
 }
 
 /**
+ * Path parameters filled by what an example created, as someone trying the examples in order
+ * would: the update example changes the trunk the create example added (its numbers build on the
+ * create example's, which another trunk could not list too).
+ */
+const CREATED: Record<string, string> = { '/v1/sip-trunks': 'trunk_id' };
+
+/**
  * Every request body example of the served document, sent as Swagger UI's "Try it out" sends it
  * (the example as it is, JSON, with the operation's credentials), is accepted. Examples cannot
  * name real resources, so their placeholder ids (EXAMPLE_IDS) and the path's parameters are
- * replaced by the ids of resources this test created first.
+ * replaced by the ids of resources this test created first, or that an earlier example created.
  */
 describe('OpenAPI request body examples', () => {
   let t: TestPlatform;
@@ -75,6 +82,8 @@ describe('OpenAPI request body examples', () => {
         expect(res.status, `${operation.operationId}: ${res.text}`).toBeGreaterThanOrEqual(200);
         expect(res.status, `${operation.operationId}: ${res.text}`).toBeLessThan(300);
         sent.push(operation.operationId);
+        const param = method === 'post' ? CREATED[path] : undefined;
+        if (param) params[param] = (res.body as Envelope<{ id: string }>).data.id;
       }
     }
     expect(sent).toEqual(
@@ -83,6 +92,8 @@ describe('OpenAPI request body examples', () => {
         'agentsUpdate',
         'callsCreate',
         'campaignsCreate',
+        'sipTrunksCreate',
+        'sipTrunksUpdate',
         'adminAccountsCreate',
       ]),
     );
