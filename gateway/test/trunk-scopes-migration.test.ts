@@ -1,18 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createLogger, createSql, migrate, type Sql } from '@voice/shared';
+import { createLogger, createSql, migrate, SCOPES, type Sql, TRUNK_SCOPES } from '@voice/shared';
 import { createTestDatabase, type TestDatabase } from '@voice/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrations } from '../src/db/migrations';
 
 const log = createLogger({ level: 'silent', name: 'trunk-scopes-test' });
-const BEFORE_TRUNKS = [
-  'agents:read',
-  'agents:write',
-  'calls:read',
-  'calls:write',
-  'campaigns:read',
-  'campaigns:write',
-];
+/** Every scope a key could hold before the trunk scopes came. */
+const BEFORE_TRUNKS: string[] = SCOPES.filter(
+  (scope) => !(TRUNK_SCOPES as readonly string[]).includes(scope),
+);
 
 /**
  * The SIP trunk scopes came after keys existed: a key that held every scope keeps full access,

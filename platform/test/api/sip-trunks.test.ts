@@ -1,9 +1,10 @@
 import { infraModes } from '@voice/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createVoiceClient, isVoiceError, type VoiceClientError } from '../../../client/src/index';
+import { createVoiceClient } from '../../../client/src/index';
 import { createAccount, createKey, type TestAccount } from '../support/accounts';
 import { startTestPlatform, type TestPlatform } from '../support/harness';
 import { api, type Envelope, type ErrorEnvelope } from '../support/http';
+import { failure } from './trpc-support';
 
 interface Trunk {
   id: string;
@@ -28,16 +29,6 @@ interface GraphQLResponse<T> {
 const PASSWORDS = ['rest-secret-7Qz1', 'rest-secret-changed-9Kp2', 'graphql-secret-3Vb8', 'trpc-secret-5Hx4'];
 const TRUNK_FIELDS =
   'id name uri username hasPassword numbers isDefault maxConcurrentCalls callsPerSecond ringTimeoutSeconds codecs createdAt updatedAt';
-
-async function failure(promise: Promise<unknown>): Promise<VoiceClientError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isVoiceError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
 
 describe.each(infraModes())('SIP trunks at /v1/sip-trunks, GraphQL and tRPC (%s)', (mode) => {
   let t: TestPlatform;
