@@ -65,7 +65,7 @@ describe('a stalled database', () => {
       expect(health.body.data.status).toBe('unavailable');
       expect(health.body.data.components.database?.status).not.toBe('ok');
       // Each service bounds its own database probe, so it answers "degraded" instead of timing out.
-      for (const service of ['agent', 'call', 'campaign', 'webhook']) {
+      for (const service of ['agent', 'call', 'campaign', 'webhook', 'telephony']) {
         expect(health.body.data.components[service]?.status, service).toBe('degraded');
       }
       const voices = await api(t.url, 'GET', '/v1/voices');

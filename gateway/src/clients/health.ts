@@ -30,6 +30,9 @@ export const HealthReport = z
       call: ComponentHealth,
       campaign: ComponentHealth,
       webhook: ComponentHealth,
+      telephony: ComponentHealth.describe(
+        'The telephony service, which keeps the SIP trunks and carries SIP calls and their audio',
+      ),
     }),
     telephony: TelephonyProviderInfo.nullable().describe(
       'The telephony provider the call service dials through, as it reports itself; null when no call ' +

@@ -11,6 +11,7 @@ import {
   PLANS,
   RETRYABLE_STATUSES,
   SCOPES,
+  SIP_CODECS,
   SKIP_REASONS,
   WEBHOOK_EVENT_KINDS,
 } from '@voice/shared';
@@ -36,6 +37,7 @@ export const ENUM_VALUES: Record<string, readonly string[]> = {
   SkipReason: SKIP_REASONS,
   Plan: PLANS,
   Scope: SCOPES,
+  SipCodec: SIP_CODECS,
 };
 
 /** A value's GraphQL name: UPPER_CASE (`agents:read` is AGENTS_READ). */

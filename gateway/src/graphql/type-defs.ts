@@ -107,6 +107,7 @@ export const typeDefs = /* GraphQL */ `
     "A voicemail machine answered." VOICEMAIL_DETECTED
     "The carrier failed to carry the call." CARRIER_ERROR
     "The number cannot be called." INVALID_NUMBER
+    "The person called, or their network, refused the call (SIP 603 Decline)." DECLINED
     "The call ran out of time." TIMEOUT
     "The system cancelled the call." CANCELLED
   }
@@ -148,6 +149,13 @@ export const typeDefs = /* GraphQL */ `
     "Place calls." CALLS_WRITE
     "Read campaigns and their contacts." CAMPAIGNS_READ
     "Create campaigns, pause, resume and cancel them." CAMPAIGNS_WRITE
+    "Read the account's SIP trunks (never their passwords)." TRUNKS_READ
+    "Add, change and remove SIP trunks." TRUNKS_WRITE
+  }
+  "An audio codec a SIP trunk is offered."
+  enum SipCodec {
+    "G.711 mu-law (North America, Japan)." PCMU
+    "G.711 A-law (most other countries)." PCMA
   }
 
   type Industry { id: ID! name: String! description: String! agentTypeCount: Int! }
@@ -225,6 +233,13 @@ export const typeDefs = /* GraphQL */ `
     test: Boolean! createdAt: DateTime! completedAt: DateTime
   }
 
+  "A SIP trunk the account's calls go out through. The password is write-only: hasPassword says whether one is set."
+  type SipTrunk {
+    id: ID! name: String! uri: String! username: String hasPassword: Boolean! numbers: [String!]! isDefault: Boolean!
+    maxConcurrentCalls: Int callsPerSecond: Float ringTimeoutSeconds: Int! codecs: [SipCodec!]!
+    createdAt: DateTime! updatedAt: DateTime!
+  }
+
   type BulkRedelivery { queued: Int! hasMore: Boolean! deliveries: [Redelivery!]! }
   type Redelivery { id: ID! redeliveryOf: ID! eventId: ID! }
 
@@ -240,6 +255,8 @@ export const typeDefs = /* GraphQL */ `
   type CampaignPage { items: [Campaign!]! page: Int! pageSize: Int! total: Int! totalPages: Int! hasMore: Boolean! }
   "One page of campaign contacts."
   type ContactPage { items: [Contact!]! page: Int! pageSize: Int! total: Int! totalPages: Int! hasMore: Boolean! }
+  "One page of SIP trunks."
+  type SipTrunkPage { items: [SipTrunk!]! page: Int! pageSize: Int! total: Int! totalPages: Int! hasMore: Boolean! }
   "One page of webhook deliveries."
   type WebhookDeliveryPage {
     items: [WebhookDelivery!]! page: Int! pageSize: Int! total: Int! totalPages: Int! hasMore: Boolean!
@@ -260,6 +277,16 @@ export const typeDefs = /* GraphQL */ `
   }
   "Failed deliveries created from \`from\` (inclusive) to \`to\` (exclusive, at most 30 days later)."
   input RedeliverFailedInput { from: DateTime! to: DateTime! limit: Int }
+  "A SIP trunk to add."
+  input CreateSipTrunkInput {
+    name: String! uri: String! username: String password: String numbers: [String!] isDefault: Boolean
+    maxConcurrentCalls: Int callsPerSecond: Float ringTimeoutSeconds: Int codecs: [SipCodec!]
+  }
+  "Changes to a SIP trunk: omitted fields keep their value; null removes username, password or a limit."
+  input UpdateSipTrunkInput {
+    name: String uri: String username: String password: String numbers: [String!] isDefault: Boolean
+    maxConcurrentCalls: Int callsPerSecond: Float ringTimeoutSeconds: Int codecs: [SipCodec!]
+  }
   input MakeCallInput { agentId: ID! sourceNumber: String! phoneNumber: String! metadata: JSON }
   input RetryConfigInput { onStatuses: [RetryableStatus!] maxRetries: Int intervalSeconds: Int }
   input CreateCampaignInput {

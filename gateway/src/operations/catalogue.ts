@@ -5,6 +5,7 @@ import { DISCOVERY_OPERATIONS } from './discovery';
 import { me } from './me';
 import { named } from './operation';
 import { PROMPT_OPERATIONS } from './prompts';
+import { SIP_TRUNK_OPERATIONS } from './sip-trunks';
 import { WEBHOOK_OPERATIONS } from './webhooks';
 
 /**
@@ -30,6 +31,7 @@ export const OPERATIONS = named({
   ...CALL_OPERATIONS,
   ...CAMPAIGN_OPERATIONS,
   ...WEBHOOK_OPERATIONS,
+  ...SIP_TRUNK_OPERATIONS,
 });
 
 export type OperationName = keyof typeof OPERATIONS;

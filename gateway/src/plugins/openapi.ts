@@ -95,6 +95,12 @@ export const openapiPlugin = fp<OpenApiOptions>(
               'CALL_ENDED deliveries to the agent\u2019s webhook_config.url (see `webhooks`): their log, ' +
               'redelivery and test events',
           },
+          {
+            name: 'SIP trunks',
+            description:
+              'The carriers the account\u2019s calls go out through (any SIP trunk provider or PBX), and which ' +
+              'source numbers each carries',
+          },
           { name: 'Admin', description: 'Operator API, enabled by ADMIN_TOKEN' },
         ],
       },

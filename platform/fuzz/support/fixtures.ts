@@ -22,7 +22,7 @@ const AGENT = {
  * Real resources for the fuzz to aim at, through the API itself: an enterprise account (a budget
  * the fuzz cannot spend) with a full and a read-only key, a revoked key, another account's agent,
  * agents (one with a loopback webhook), a prompt version, a call and its recording link, a webhook
- * delivery and campaigns (scheduled and running).
+ * delivery, campaigns (scheduled and running) and SIP trunks (one of another account).
  */
 export async function createFixtures(
   t: TestPlatform,
@@ -97,6 +97,16 @@ export async function createFixtures(
       }),
       'campaign',
     );
+  // Pointed at a dead loopback port: should the fuzz make one the default, nothing leaves the host.
+  const trunk = (withKey: string) =>
+    ok<{ id: string }>(
+      api(t.url, 'POST', '/v1/sip-trunks', {
+        key: withKey,
+        body: { name: 'Fuzz trunk', uri: `sip:127.0.0.1:${deadPort}`, username: 'fuzz', password: 'fuzz-pw' },
+      }),
+      'SIP trunk',
+    );
+  const trunks = [await trunk(key), await trunk(other.key)];
   const scheduled = await campaign(new Date(Date.now() + 86_400_000).toISOString());
   const running = await campaign();
 
@@ -127,6 +137,7 @@ export async function createFixtures(
     call_id: [call.id],
     campaign_id: [scheduled.id, running.id],
     delivery_id: [delivery.id],
+    trunk_id: trunks.map((made) => made.id),
     account_id: [account.id, otherAccount.id],
     key_id: [spare.id],
     industry: industries.flatMap((industry) => [industry.id, industry.name]).slice(0, 6),

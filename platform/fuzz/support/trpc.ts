@@ -41,7 +41,9 @@ function fixturesFor(path: string, fixtures: Fixtures): Fixtures {
       ? 'call_id'
       : path.startsWith('agents')
         ? 'agent_id'
-        : undefined;
+        : path.startsWith('sipTrunks')
+          ? 'trunk_id'
+          : undefined;
   if (!kind) return fixtures;
   return { ...fixtures, ids: { ...fixtures.ids, id: fixtures.ids[kind] ?? [] } };
 }

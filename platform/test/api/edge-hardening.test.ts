@@ -192,7 +192,9 @@ describe.each(infraModes())('edge hardening (%s)', (mode) => {
       admin(),
     );
     expect(created.status).toBe(201);
-    expect(created.body.data.scopes).toHaveLength(6);
+    // Every scope, the trunk scopes included.
+    expect(created.body.data.scopes).toHaveLength(8);
+    expect(created.body.data.scopes).toEqual(expect.arrayContaining(['trunks:read', 'trunks:write']));
     await api(t.url, 'POST', `/admin/accounts/${account.body.data.id}/api-keys`, {
       ...admin(),
       body: { name: 'second' },

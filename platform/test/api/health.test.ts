@@ -19,7 +19,16 @@ describe.each(infraModes())('GET /v1/health (%s)', (mode) => {
   it('is public and reports ok with every component reachable', async () => {
     await healthWhen(t.url, (health) => {
       expect(health.status).toBe('ok');
-      for (const name of ['gateway', 'bus', 'database', 'agent', 'call', 'campaign', 'webhook']) {
+      for (const name of [
+        'gateway',
+        'bus',
+        'database',
+        'agent',
+        'call',
+        'campaign',
+        'webhook',
+        'telephony',
+      ]) {
         expect(health.components[name]?.status).toBe('ok');
       }
     });
@@ -44,6 +53,12 @@ describe.each(infraModes())('GET /v1/health (%s)', (mode) => {
       expect(health.components.agent?.status).toBe('ok');
       // Nobody to say which provider calls would go through.
       expect(health.telephony).toBeNull();
+    });
+    // The trunks' keeper, reported on its own.
+    await t.platform.stopService('telephony');
+    await healthWhen(t.url, (health) => {
+      expect(health.components.telephony?.status).toBe('unreachable');
+      expect(health.components.webhook?.status).toBe('ok');
     });
   });
 });

@@ -24,10 +24,17 @@ function withIds(value: unknown, ids: ReadonlyMap<string, string>): unknown {
 }
 
 /**
+ * Path parameters filled by what an example created, as someone trying the examples in order
+ * would: the update example changes the trunk the create example added (its numbers build on the
+ * create example's, which another trunk could not list too).
+ */
+const CREATED: Record<string, string> = { '/v1/sip-trunks': 'trunk_id' };
+
+/**
  * Every request body example of the served document, sent as Swagger UI's "Try it out" sends it
  * (the example as it is, JSON, with the operation's credentials), is accepted. Examples cannot
  * name real resources, so their placeholder ids (EXAMPLE_IDS) and the path's parameters are
- * replaced by the ids of resources this test created first.
+ * replaced by the ids of resources this test created first, or that an earlier example created.
  */
 describe('OpenAPI request body examples', () => {
   let t: TestPlatform;
@@ -68,13 +75,16 @@ describe('OpenAPI request body examples', () => {
           return id;
         });
         const admin = operation.security?.some((scheme) => 'adminToken' in scheme) ?? false;
-        const res = await api(t.url, method.toUpperCase(), url, {
+        const res = await api<Partial<Envelope<{ id: string }>>>(t.url, method.toUpperCase(), url, {
           key: admin ? t.adminToken : account.key,
           body: withIds(media.example, ids),
         });
         expect(res.status, `${operation.operationId}: ${res.text}`).toBeGreaterThanOrEqual(200);
         expect(res.status, `${operation.operationId}: ${res.text}`).toBeLessThan(300);
         sent.push(operation.operationId);
+        const param = method === 'post' ? CREATED[path] : undefined;
+        const created = res.body.data?.id;
+        if (param && created) params[param] = created;
       }
     }
     expect(sent).toEqual(
@@ -83,6 +93,8 @@ describe('OpenAPI request body examples', () => {
         'agentsUpdate',
         'callsCreate',
         'campaignsCreate',
+        'sipTrunksCreate',
+        'sipTrunksUpdate',
         'adminAccountsCreate',
       ]),
     );

@@ -284,6 +284,15 @@ describe('OpenAPI document and docs UI', () => {
     expect(Object.keys(post?.responses ?? {})).toContain('2XX');
   });
 
+  it('documents a SIP trunk\u2019s password as write-only: in the bodies, never in an answer', () => {
+    const answered = schema('SipTrunk').properties ?? {};
+    expect(answered).not.toHaveProperty('password');
+    expect(answered.has_password?.type).toBe('boolean');
+    expect(schema('CreateSipTrunk').properties).toHaveProperty('password');
+    expect(schema('UpdateSipTrunk').properties).toHaveProperty('password');
+    expect(doc.paths['/v1/sip-trunks/{trunk_id}']).toHaveProperty('patch');
+  });
+
   it('passes `redocly lint` with the recommended rules: no errors, and no warning but the license', async () => {
     const report = await redoclyLint(doc);
     expect(report.problems.filter((p) => p.severity === 'error')).toEqual([]);

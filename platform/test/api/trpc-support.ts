@@ -1,3 +1,5 @@
+import { isVoiceError, type VoiceClientError } from '../../../client/src/index';
+
 /** A tRPC subscription followed by a test: what it sent, how it failed, when it started and ended. */
 export interface Followed<T> {
   got: { id: string; data: T }[];
@@ -43,4 +45,15 @@ export function follow<T>(
     onComplete: () => finished(),
   });
   return { got, errors, started: startedP, done, stop: () => subscription.unsubscribe() };
+}
+
+/** The error a promise rejects with, which must be the API's. */
+export async function failure(promise: Promise<unknown>): Promise<VoiceClientError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isVoiceError(error)) return error;
+    throw error;
+  }
+  throw new Error('expected the call to fail');
 }

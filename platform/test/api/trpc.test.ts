@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   createVoiceClient,
   idempotent,
-  isVoiceError,
   type Outputs,
   type VoiceClient,
   type VoiceClientError,
@@ -18,7 +17,7 @@ import { appRouter } from '../../../gateway/src/trpc/router';
 import { createAccount, createKey, type TestAccount } from '../support/accounts';
 import { startTestPlatform, type TestPlatform } from '../support/harness';
 import { api, type Envelope } from '../support/http';
-import { type Followed, follow } from './trpc-support';
+import { type Followed, failure, follow } from './trpc-support';
 
 type Call = Outputs['calls']['get'];
 type Campaign = Outputs['campaigns']['get'];
@@ -27,17 +26,6 @@ const FROM = '+14155550100';
 const SEQUENCE = ['initializing', 'ringing', 'in_progress', 'completed'];
 const SUBSCRIBERS = 200;
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-
-/** The error a promise rejects with, which must be the API's. */
-async function failure(promise: Promise<unknown>): Promise<VoiceClientError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isVoiceError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
 
 const ended = (got: { data: Call }[], count = 1) =>
   got.filter((e) => e.data.ended_at !== null).length >= count;

@@ -10,6 +10,10 @@ export type Plan = z.infer<typeof Plan>;
 export const PLAN_RATE_LIMITS: Record<Exclude<Plan, 'enterprise'>, number> = { free: 60, pro: 300 };
 export const PUBLIC_RATE_LIMIT_PER_IP = 300;
 
+/** The SIP trunk scopes (`/v1/sip-trunks`): reading trunks, and adding, changing or removing them. */
+export const TRUNK_SCOPES = ['trunks:read', 'trunks:write'] as const;
+
+/** Every scope a key may hold; a key created without a list holds them all. */
 export const SCOPES = [
   'agents:read',
   'agents:write',
@@ -17,13 +21,8 @@ export const SCOPES = [
   'calls:write',
   'campaigns:read',
   'campaigns:write',
+  ...TRUNK_SCOPES,
 ] as const;
-/**
- * The SIP trunk scopes (`/v1/sip-trunks`). Not yet in SCOPES: they join it together with the
- * gateway's operations for trunks and its GraphQL `Scope` enum values (TRUNKS_READ, TRUNKS_WRITE),
- * which must list every scope. Keys created without a scope list then get them like every other.
- */
-export const TRUNK_SCOPES = ['trunks:read', 'trunks:write'] as const;
 export const Scope = z.enum(SCOPES);
 export type Scope = z.infer<typeof Scope>;
 

@@ -18,6 +18,7 @@ export const CALL_END_REASONS = [
   'voicemail_detected',
   'carrier_error',
   'invalid_number',
+  'declined',
   'timeout',
   'cancelled',
 ] as const;

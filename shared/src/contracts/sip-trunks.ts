@@ -114,16 +114,16 @@ export type CreateSipTrunkBody = z.infer<typeof CreateSipTrunkBody>;
 
 export const UpdateSipTrunkBody = z
   .object({
-    name: nameText(100),
-    uri: SipTrunkUri,
+    name: nameText(100).describe(describe.name),
+    uri: SipTrunkUri.describe(describe.uri),
     username: Username.nullable().describe('`null` removes it (a stored password must then be removed too)'),
     password: Password.nullable().describe('Omitted: the stored password is kept; `null`: removed'),
     numbers: Numbers.describe('The whole new list (it replaces the current one)'),
     is_default: z.boolean().describe('true makes it the account\u2019s default in place of the current one'),
-    max_concurrent_calls: MaxConcurrentCalls.nullable(),
-    calls_per_second: CallsPerSecond.nullable(),
-    ring_timeout_seconds: RingTimeout,
-    codecs: Codecs,
+    max_concurrent_calls: MaxConcurrentCalls.nullable().describe(describe.max_concurrent_calls),
+    calls_per_second: CallsPerSecond.nullable().describe(describe.calls_per_second),
+    ring_timeout_seconds: RingTimeout.describe(describe.ring_timeout_seconds),
+    codecs: Codecs.describe(describe.codecs),
   })
   .partial()
   .meta({ id: 'UpdateSipTrunk', description: 'Changes to a SIP trunk: omitted fields keep their value' });
