@@ -141,6 +141,15 @@ export class SipCarrier implements TelephonyProvider {
         const progress = parsed.data.data;
         await apply(progress.call_id, event);
         if (event.type === 'ended') this.settle(progress.call_id);
+        log.debug(
+          {
+            call_id: progress.call_id,
+            sequence: progress.sequence,
+            type: progress.type,
+            delivery: msg.deliveryCount,
+          },
+          'SIP progress handled',
+        );
       },
     });
   }
