@@ -137,10 +137,15 @@ export class CallsApp {
     let agent: Awaited<ReturnType<typeof this.options.agents.get>>;
     let route: TrunkRoute;
     try {
-      [agent, route] = await Promise.all([
+      // Asked together (one round trip's wait); an agent that is not found is said first.
+      const [agentAnswer, routeAnswer] = await Promise.allSettled([
         this.options.agents.get(ctx, body.agent_id),
         this.routeOf(ctx, body.source_number),
       ]);
+      if (agentAnswer.status === 'rejected') throw agentAnswer.reason;
+      if (routeAnswer.status === 'rejected') throw routeAnswer.reason;
+      agent = agentAnswer.value;
+      route = routeAnswer.value;
     } catch (error) {
       // A re-sent placement whose agent was deleted since (or whose trunk went away, or whose
       // router is down): the call it placed, if there is one.
