@@ -36,6 +36,8 @@ describe.runIf(infraModes().includes('nats'))('call service restart mid-call (NA
   let gateway: PlatformProcess;
   let agent: PlatformProcess;
   let callService: PlatformProcess;
+  /** Routes each call to its carrier at placement. */
+  let telephony: PlatformProcess;
   let key: string;
   let agentId: string;
   const subscriptions: Subscription[] = [];
@@ -82,10 +84,11 @@ describe.runIf(infraModes().includes('nats'))('call service restart mid-call (NA
         handler: async (msg) => note(stored, msg.data),
       }),
     );
-    [gateway, callService, agent] = await Promise.all([
+    [gateway, callService, agent, telephony] = await Promise.all([
       spawnPlatform('gateway', env),
       startCallService(),
       spawnService('agent', env),
+      spawnService('telephony', env),
     ]);
 
     ({ key } = await createAccount({ url: gateway.url!, adminToken }, { name: 'Restart' }));
@@ -95,11 +98,11 @@ describe.runIf(infraModes().includes('nats'))('call service restart mid-call (NA
     });
     expect(riley.status).toBe(201);
     agentId = riley.body.data.id;
-    // Three processes start at once: on a loaded machine that takes a while.
+    // Four processes start at once: on a loaded machine that takes a while.
   }, 180_000);
 
   afterAll(async () => {
-    await Promise.all([gateway, agent, callService].map((p) => p?.stop('SIGKILL')));
+    await Promise.all([gateway, agent, callService, telephony].map((p) => p?.stop('SIGKILL')));
     await Promise.all(subscriptions.map((s) => s.unsubscribe()));
     await bus?.close();
     await sql?.end({ timeout: 5 });

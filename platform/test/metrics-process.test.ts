@@ -38,6 +38,8 @@ describe.runIf(infraModes().includes('nats'))('/metrics of component processes (
   let agent: PlatformProcess;
   let call: PlatformProcess;
   let campaign: PlatformProcess;
+  /** Routes each call to its carrier at placement. */
+  let telephony: PlatformProcess;
 
   beforeAll(async () => {
     database = await createTestDatabase('nats');
@@ -53,13 +55,14 @@ describe.runIf(infraModes().includes('nats'))('/metrics of component processes (
       DATABASE_POOL_SIZE: '2',
     };
     const withMetrics = { ...env, METRICS_PORT: '0' };
-    [gateway, agent, call, campaign] = await Promise.all([
+    [gateway, agent, call, campaign, telephony] = await Promise.all([
       spawnPlatform('gateway', env),
       spawnService('agent', withMetrics),
       spawnService('call', withMetrics),
       spawnService('campaign', env),
+      spawnService('telephony', env),
     ]);
-    processes = [gateway, agent, call, campaign];
+    processes = [gateway, agent, call, campaign, telephony];
   });
   afterAll(async () => {
     await Promise.all(processes.map((p) => p.stop('SIGKILL')));

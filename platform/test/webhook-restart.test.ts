@@ -64,6 +64,8 @@ describe.runIf(infraModes().includes('nats'))(
         spawnService('agent', env),
         spawnService('call', env),
         spawnService('webhook', env),
+        // Routes each call to its carrier at placement.
+        spawnService('telephony', env),
       ]);
       processes = [gateway!, ...services];
       webhook = services[2]!;

@@ -76,6 +76,12 @@ export const ConfigSchema = z.object({
   /** Grace after a call's longest plausible run before the reaper ends it as failed (timeout). */
   CALL_STUCK_GRACE_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
   /**
+   * Longest a call over a SIP trunk may last, in seconds from dialing (ringing included), before the
+   * reaper ends it as failed (timeout) and hangs it up. Real calls run in wall time: SIM_TIME_SCALE
+   * does not apply.
+   */
+  SIP_MAX_CALL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(7200),
+  /**
    * Calls each call service instance hands to the carrier per second (a carrier trunk's CPS).
    * Accepted calls wait, in order, in `initializing` until their turn.
    */

@@ -83,19 +83,21 @@ describe.runIf(infraModes().includes('nats'))('campaign service replicas (NATS +
       SIM_TIME_SCALE: String(SIM_TIME_SCALE),
       DATABASE_POOL_SIZE: '4',
     };
-    const [gateway, agent, call, ...campaign] = await Promise.all([
+    const [gateway, agent, call, telephony, ...campaign] = await Promise.all([
       spawnPlatform('gateway', env),
       spawnService('agent', env),
       spawnService('call', env),
+      // Routes each call to its carrier at placement.
+      spawnService('telephony', env),
       startReplica(),
       startReplica(),
     ]);
-    others = [gateway!, agent!, call!];
+    others = [gateway!, agent!, call!, telephony!];
     replicas = campaign;
     const account = await pollingAccount({ url: gateway!.url!, adminToken }, 'Replicas');
     api = campaignApi(gateway!.url!, account.key);
     agentId = await createAgent(gateway!.url!, account.key);
-    // Five processes start at once: on a loaded machine that takes a while.
+    // Six processes start at once: on a loaded machine that takes a while.
   }, 180_000);
 
   afterAll(async () => {

@@ -9,23 +9,35 @@ import {
   STREAMS,
   serveHealth,
   startOutboxRelay,
+  TELEPHONY,
 } from '@voice/shared';
 import { CallExport } from './app/call-export';
 import { startCallKeeper } from './app/call-keeper';
 import { CallsApp } from './app/calls';
 import { RecordingsApp } from './app/recordings';
-import { SimulatedCarrier, type TelephonyProvider } from './carrier/index';
+import { SimulatedCarrier, SipCarrier, type TelephonyProvider } from './carrier/index';
 import { serveCalls } from './handlers/calls';
 
 export interface CallServiceOptions {
-  /** The telephone network; the simulated carrier unless another provider is plugged in. */
+  /**
+   * The network of calls no SIP trunk carries; the simulated carrier unless another provider is
+   * plugged in. Calls over a trunk always go through the telephony service.
+   */
   provider?: TelephonyProvider;
+  /** Waits between attempts to hand a SIP call to an unreachable telephony service (default ~30 s in all). */
+  sipDialRetryMs?: readonly number[];
 }
 
 /** The call service: places calls, drives them through the carrier, and serves their history. */
 export function createCallService(deps: ServiceDeps, options: CallServiceOptions = {}): ServiceHandle {
   const { config } = deps;
   const provider = options.provider ?? new SimulatedCarrier({ timeScale: config.SIM_TIME_SCALE });
+  const sip = new SipCarrier({
+    bus: deps.bus,
+    log: deps.log,
+    maxCallSeconds: config.SIP_MAX_CALL_SECONDS,
+    ...(options.sipDialRetryMs ? { dialRetryMs: options.sipDialRetryMs } : {}),
+  });
   const instanceId = `call-${randomUUID().slice(0, 8)}`;
   const agents = new AgentCopies(deps.bus, deps.log, (ctx, agentId) =>
     callRpc(deps.bus, AGENT.snapshot, { agent_id: agentId }, ctx),
@@ -37,6 +49,8 @@ export function createCallService(deps: ServiceDeps, options: CallServiceOptions
     bus: deps.bus,
     log: deps.log,
     provider,
+    sip,
+    route: (ctx, sourceNumber) => callRpc(deps.bus, TELEPHONY.route, { source_number: sourceNumber }, ctx),
     instanceId,
     leaseSeconds: config.CALL_LEASE_SECONDS,
     metrics: deps.metrics,
@@ -46,6 +60,7 @@ export function createCallService(deps: ServiceDeps, options: CallServiceOptions
     subscriptions: [
       serveHealth(deps, 'call', { telephony: provider.info }),
       agents.listen(),
+      sip.consume((callId, event) => calls.apply(callId, event)),
       ...serveCalls(deps, calls, new CallExport(deps.sql), new RecordingsApp(deps.sql, provider)),
     ],
     background: [
@@ -65,13 +80,17 @@ export function createCallService(deps: ServiceDeps, options: CallServiceOptions
           calls,
           instanceId,
           leaseSeconds: config.CALL_LEASE_SECONDS,
-          stuckAfterMs: provider.maxCallSeconds * 1000 * config.SIM_TIME_SCALE + config.CALL_STUCK_GRACE_MS,
+          stuckAfterMs: {
+            simulated: provider.maxCallSeconds * 1000 * config.SIM_TIME_SCALE + config.CALL_STUCK_GRACE_MS,
+            sip: sip.maxCallSeconds * 1000 + config.CALL_STUCK_GRACE_MS,
+          },
         });
         return {
           // Calls in flight are handed back (leases released) for a restart or a replica to resume.
           stop: async () => {
             await keeper.stop();
             await calls.detach();
+            sip.stop();
           },
         };
       },

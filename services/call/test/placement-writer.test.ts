@@ -42,6 +42,7 @@ function newCall(id: string = randomUUID()) {
       prompt_hash: 'hash',
       owner: 'test',
       carrier: 'simulated',
+      trunk_id: null,
     },
     now,
   );

@@ -171,7 +171,7 @@ describe('decideAfterCall', () => {
 
 describe('afterPlacementError', () => {
   it('fails the contact on a definitive refusal and re-sends otherwise', () => {
-    for (const code of ['AGENT_NOT_FOUND', 'VALIDATION_FAILED', 'INVALID_STATE'] as const) {
+    for (const code of ['AGENT_NOT_FOUND', 'VALIDATION_FAILED', 'INVALID_STATE', 'NO_SIP_TRUNK'] as const) {
       expect(afterPlacementError(code)).toBe('fail');
     }
     for (const code of ['SERVICE_TIMEOUT', 'SERVICE_UNAVAILABLE', 'INTERNAL', 'SHUTTING_DOWN'] as const) {

@@ -9,8 +9,11 @@ export interface KeeperOptions {
   calls: CallsApp;
   instanceId: string;
   leaseSeconds: number;
-  /** Wall-clock age after which a live call is stuck: its longest plausible run plus a grace. */
-  stuckAfterMs: number;
+  /**
+   * Wall-clock age after which a live call is stuck: its longest plausible run plus a grace, by
+   * carrier (a SIP call is real and may run far longer than a simulated one).
+   */
+  stuckAfterMs: { simulated: number; sip: number };
 }
 
 /**
@@ -37,7 +40,12 @@ export function startCallKeeper(options: KeeperOptions): { stop(): Promise<void>
     }
   };
   const reap = async () => {
-    for (const { id } of await callRepository.stuck(sql, new Date(Date.now() - options.stuckAfterMs), 100)) {
+    const now = Date.now();
+    const cutoff = {
+      simulated: new Date(now - options.stuckAfterMs.simulated),
+      sip: new Date(now - options.stuckAfterMs.sip),
+    };
+    for (const { id } of await callRepository.stuck(sql, cutoff, 100)) {
       await calls.endStuck(id);
     }
   };
@@ -49,6 +57,7 @@ export function startCallKeeper(options: KeeperOptions): { stop(): Promise<void>
       if (sweep) sweptAt = Date.now();
       await takeOver(sweep);
       await reap();
+      await calls.forgetEnded();
       if (sweep) await callRepository.forgetGoneInstances(sql, leaseSeconds);
     } catch (error) {
       log.warn({ err: error }, 'call keeper pass failed');

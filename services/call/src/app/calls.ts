@@ -16,6 +16,7 @@ import {
   type PageQuery,
   requireAccount,
   type Sql,
+  type TrunkRoute,
   toPage,
   transaction,
 } from '@voice/shared';
@@ -26,6 +27,7 @@ import {
   connectedSeconds,
   costs,
   type DialRequest,
+  type SipCarrier,
   type TelephonyProvider,
 } from '../carrier/index';
 import { callRepository, newCallRow } from '../db/call-repository';
@@ -42,7 +44,12 @@ export interface CallsOptions {
   sql: Sql;
   bus: Bus;
   log: Logger;
+  /** The network of calls no SIP trunk carries: the simulated carrier (or one plugged in its place). */
   provider: TelephonyProvider;
+  /** The network of calls over the account's SIP trunks: the telephony service. */
+  sip: SipCarrier;
+  /** The carrier a call from a source number goes out through (TELEPHONY.route). */
+  route: (ctx: CallContext, sourceNumber: string) => Promise<TrunkRoute>;
   /** This instance's name in `owner`: the driver of the calls it placed or took over. */
   instanceId: string;
   /** How long this instance's lease lasts unrenewed (CALL_LEASE_SECONDS). */
@@ -59,6 +66,8 @@ function dialRequest(row: CallRow, dialedAt: Date): DialRequest {
   const agent = row.agent_snapshot;
   return {
     callId: row.id,
+    accountId: row.account_id,
+    trunkId: row.trunk_id,
     from: row.source_number,
     to: row.phone_number,
     agent: {
@@ -70,6 +79,7 @@ function dialRequest(row: CallRow, dialedAt: Date): DialRequest {
       start_flow: agent.start_flow,
       end_flow: agent.end_flow,
       collects: agent.collects,
+      voice: agent.voice,
     },
     metadata: row.metadata,
     // The carrier's clock starts when it got the call, not when the call was accepted.
@@ -125,10 +135,20 @@ export class CallsApp {
     // The lease row exists before the first call names this instance (see claimOrphans).
     await this.leased();
     let agent: Awaited<ReturnType<typeof this.options.agents.get>>;
+    let route: TrunkRoute;
     try {
-      agent = await this.options.agents.get(ctx, body.agent_id);
+      // Asked together (one round trip's wait); an agent that is not found is said first.
+      const [agentAnswer, routeAnswer] = await Promise.allSettled([
+        this.options.agents.get(ctx, body.agent_id),
+        this.routeOf(ctx, body.source_number),
+      ]);
+      if (agentAnswer.status === 'rejected') throw agentAnswer.reason;
+      if (routeAnswer.status === 'rejected') throw routeAnswer.reason;
+      agent = agentAnswer.value;
+      route = routeAnswer.value;
     } catch (error) {
-      // A re-sent placement whose agent was deleted since: the call it placed, if there is one.
+      // A re-sent placement whose agent was deleted since (or whose trunk went away, or whose
+      // router is down): the call it placed, if there is one.
       const existing = body.id ? await callRepository.find(this.options.sql, accountId, body.id) : undefined;
       if (existing) return toCall(existing);
       throw error;
@@ -148,7 +168,8 @@ export class CallsApp {
         prompt_version_id: agent.prompt_version_id,
         prompt_hash: agent.prompt_hash,
         owner: this.options.instanceId,
-        carrier: this.options.provider.info.provider,
+        carrier: route.trunk ? 'sip' : this.options.provider.info.provider,
+        trunk_id: route.trunk?.id ?? null,
       },
       now,
     );
@@ -159,6 +180,30 @@ export class CallsApp {
     this.announce(statusEvent(row, null));
     this.queue.push(row);
     return toCall(row);
+  }
+
+  /**
+   * The carrier of a call from `sourceNumber`. NO_SIP_TRUNK (422) reaches the caller as it is. A
+   * telephony service that cannot be reached places nothing (503, or 504 for no answer in time):
+   * dialing by the simulated carrier instead could pretend to call someone a trunk should have.
+   */
+  private async routeOf(ctx: CallContext, sourceNumber: string): Promise<TrunkRoute> {
+    try {
+      return await this.options.route(ctx, sourceNumber);
+    } catch (error) {
+      if (
+        error instanceof AppError &&
+        (error.code === 'SERVICE_UNAVAILABLE' || error.code === 'SERVICE_TIMEOUT')
+      ) {
+        throw new AppError(
+          error.code,
+          'The telephony service, which picks the trunk a call goes out through, could not be reached; ' +
+            'the call was not placed',
+          { cause: error },
+        );
+      }
+      throw error;
+    }
   }
 
   private leaseWritten: Promise<void> | undefined;
@@ -240,9 +285,8 @@ export class CallsApp {
     this.rows.set(row.id, row);
     const onEvent = (event: CarrierEvent) => this.apply(row.id, event);
     const fresh = stage === 'initializing' && row.sequence === 1;
-    const session = fresh
-      ? this.options.provider.dial(request, onEvent)
-      : this.options.provider.resume(request, stage, onEvent);
+    const provider = this.providerOf(row);
+    const session = fresh ? provider.dial(request, onEvent) : provider.resume(request, stage, onEvent);
     if (!fresh) this.metrics?.resumed();
     this.live.set(row.id, session);
     void session.done.finally(() => {
@@ -250,6 +294,11 @@ export class CallsApp {
       this.live.delete(row.id);
       this.rows.delete(row.id);
     });
+  }
+
+  /** A call routed to a trunk goes through the telephony service; any other, the default network. */
+  private providerOf(row: Pick<CallRow, 'trunk_id'>): TelephonyProvider {
+    return row.trunk_id === null ? this.options.provider : this.options.sip;
   }
 
   /** One carrier event, applied once: stale or repeated events change nothing. */
@@ -315,7 +364,7 @@ export class CallsApp {
   async endStuck(callId: string): Promise<void> {
     const ended = await transaction(this.options.sql, async (tx) => {
       const row = await callRepository.lock(tx, callId);
-      if (!row || isFinal(row.status)) return false;
+      if (!row || isFinal(row.status)) return undefined;
       const now = new Date();
       const duration = connectedSeconds(row.answered_at, now);
       const cost = costs(duration);
@@ -338,14 +387,28 @@ export class CallsApp {
         now,
       );
       await recordTransitionEvents(tx, updated, row.status);
-      return true;
+      return row;
     });
     if (ended) this.metrics?.transitioned('failed');
     this.options.log.warn({ call_id: callId }, 'ended a stuck call as failed (timeout)');
-    await this.live
-      .get(callId)
-      ?.hangUp()
-      .catch(() => undefined);
+    const session = this.live.get(callId);
+    if (session) await session.hangUp().catch(() => undefined);
+    // A SIP call is carried by the telephony service whichever call service instance placed it.
+    else if (ended?.trunk_id) {
+      await this.options.sip.hangUp(ended.account_id, callId).catch((error: unknown) => {
+        this.options.log.warn({ err: error, call_id: callId }, 'could not hang up a stuck SIP call');
+      });
+    }
+  }
+
+  /**
+   * Forgets the SIP calls dialed here that ended on another instance (progress reaches whichever
+   * instance the durable consumer hands it to), so none is tracked here forever.
+   */
+  async forgetEnded(): Promise<void> {
+    for (const id of await callRepository.ended(this.options.sql, this.options.sip.openCallIds())) {
+      this.options.sip.settle(id);
+    }
   }
 
   /** Calls whose carrier session runs here (the reaper can hang these up). */

@@ -6,9 +6,14 @@ interface RecordingRow {
   id: string;
   status: CallStatus;
   duration_seconds: number;
+  /** Null for the simulated carrier (synthesised on request); else whether the network kept one. */
+  recorded: boolean | null;
 }
 
-/** Recordings are synthesised by the carrier on request; nothing large is stored. */
+/**
+ * The simulated carrier's recordings are synthesised on request; nothing large is stored. A SIP
+ * call's recording is the real audio, written by the telephony instance that carried it.
+ */
 export class RecordingsApp {
   constructor(
     private readonly sql: Sql,
@@ -21,13 +26,16 @@ export class RecordingsApp {
       call_id: row.id,
       status: row.status,
       duration_seconds: row.duration_seconds,
-      has_recording: isFinal(row.status) && row.duration_seconds > 0,
+      has_recording: isFinal(row.status) && (row.recorded ?? row.duration_seconds > 0),
     };
   }
 
   /** Bytes [offset, offset+length) of the WAV file, synthesised from `offset` on (never from the start). */
   async chunk(callId: string, offset: number, length: number) {
     const row = await this.row(callId);
+    if (row.recorded !== null) {
+      throw new AppError('NOT_FOUND', 'The recording of a SIP call is kept in the recording store');
+    }
     const recording = this.provider.recording({ callId, durationSeconds: row.duration_seconds, offset });
     const parts: Buffer[] = [];
     let collected = 0;
@@ -47,7 +55,7 @@ export class RecordingsApp {
   private async row(callId: string): Promise<RecordingRow> {
     const [row] = await this.sql<
       RecordingRow[]
-    >`SELECT id, status, duration_seconds FROM call.calls WHERE id = ${callId}`;
+    >`SELECT id, status, duration_seconds, recorded FROM call.calls WHERE id = ${callId}`;
     if (!row) throw new AppError('CALL_NOT_FOUND');
     return row;
   }

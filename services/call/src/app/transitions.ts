@@ -35,6 +35,7 @@ export function transitionFor(row: Pick<CallRow, 'status'>, event: CarrierEvent)
     total_cost: String(result.total_cost),
     // A network that reports none keeps what the answer brought.
     ...(result.sip ? { sip_code: result.sip.code, sip_reason: result.sip.reason } : {}),
+    ...(result.recorded === undefined ? {} : { recorded: result.recorded }),
     // Over: no instance drives it any more.
     owner: null,
   };

@@ -11,6 +11,8 @@ export {
 } from './plan';
 export { connectedSeconds, costs, RATES } from './result';
 export { SimulatedCarrier, type SimulatedCarrierOptions } from './simulated-carrier';
+export { type ApplyEvent, SIP_PROGRESS_DURABLE, SipCarrier, type SipCarrierOptions } from './sip-carrier';
+export { sipCallResult, sipCarrierEvent, undialedEnd } from './sip-result';
 export type {
   AgentSnapshot,
   CallEndReasonValue,

@@ -27,10 +27,16 @@ export interface AgentSnapshot {
   start_flow: string;
   end_flow: string;
   collects: CollectedDetail[];
+  /** The voice its flows are spoken with (a real network synthesises them); the simulated carrier needs none. */
+  voice?: string | undefined;
 }
 
 export interface DialRequest {
   callId: string;
+  /** The call's account: a real network's requests are made on its behalf. */
+  accountId?: string | undefined;
+  /** The SIP trunk the call goes out through (TELEPHONY.route chose it at placement); null: none. */
+  trunkId?: string | null | undefined;
   from: string;
   to: string;
   agent: AgentSnapshot;
@@ -68,6 +74,9 @@ export interface TelephonyProvider {
     contentLength: number;
     stream: NodeJS.ReadableStream;
   };
-  /** Longest a call can last, in simulated seconds (wall time: that × SIM_TIME_SCALE); the reaper uses it. */
+  /**
+   * Longest a call can last, in simulated seconds (wall time: that × SIM_TIME_SCALE) for the
+   * simulated carrier, in wall seconds for a real one; the reaper uses it.
+   */
   readonly maxCallSeconds: number;
 }

@@ -24,6 +24,7 @@ export type NewCall = Pick<
   | 'prompt_hash'
   | 'owner'
   | 'carrier'
+  | 'trunk_id'
 >;
 export type CallChanges = Partial<Omit<CallRow, 'id' | 'account_id' | 'created_at'>>;
 
@@ -49,6 +50,7 @@ export function newCallRow(accountId: string, call: NewCall, createdAt: Date): C
     prompt_hash: call.prompt_hash,
     owner: call.owner,
     carrier: call.carrier,
+    trunk_id: call.trunk_id,
     account_id: accountId,
     status: 'initializing',
     sequence: 1,
@@ -66,9 +68,9 @@ export function newCallRow(accountId: string, call: NewCall, createdAt: Date): C
     ai_cost: '0',
     telephony_cost: '0',
     total_cost: '0',
-    trunk_id: null,
     sip_code: null,
     sip_reason: null,
+    recorded: null,
   };
 }
 
@@ -356,10 +358,24 @@ export const callRepository = {
           WHERE c.owner = i.id AND c.status IN ('initializing', 'ringing', 'in_progress'))`;
   },
 
-  /** Live calls dialed before `cutoff`: past any plausible end, so stuck. Queued calls are not. */
-  async stuck(db: Db, cutoff: Date, limit: number): Promise<{ id: string }[]> {
+  /**
+   * Live calls dialed before their carrier's cutoff: past any plausible end, so stuck. Queued calls
+   * are not. Calls over a SIP trunk run in wall time and may last far longer than simulated ones.
+   */
+  async stuck(db: Db, cutoff: { simulated: Date; sip: Date }, limit: number): Promise<{ id: string }[]> {
     return db<{ id: string }[]>`
-      SELECT id FROM call.calls WHERE status IN ('initializing', 'ringing', 'in_progress') AND dialed_at < ${cutoff}
+      SELECT id FROM call.calls WHERE status IN ('initializing', 'ringing', 'in_progress')
+        AND dialed_at < CASE WHEN trunk_id IS NULL THEN ${cutoff.simulated}::timestamptz ELSE ${cutoff.sip}::timestamptz END
       ORDER BY dialed_at LIMIT ${limit}`;
+  },
+
+  /** Which of `ids` ended (or are gone): calls a session here still waits on, ended elsewhere. */
+  async ended(db: Db, ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const live = await db<{ id: string }[]>`
+      SELECT id FROM call.calls WHERE id = ANY(${ids}::uuid[])
+        AND status IN ('initializing', 'ringing', 'in_progress')`;
+    const still = new Set(live.map((row) => row.id));
+    return ids.filter((id) => !still.has(id));
   },
 };

@@ -46,6 +46,11 @@ export interface CallRow {
   /** The final SIP response to the call's INVITE, once there is one. */
   sip_code: number | null;
   sip_reason: string | null;
+  /**
+   * Whether the network kept a recording (a SIP call's, in the recording store); null for the
+   * simulated carrier, which synthesises one on request for any call that connected.
+   */
+  recorded: boolean | null;
 }
 
 /**

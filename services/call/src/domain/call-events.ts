@@ -44,6 +44,11 @@ export interface CallResult {
   total_cost: number;
   /** The final SIP response to the INVITE; null when there was none (or the network speaks no SIP). */
   sip: SipResponse | null;
+  /**
+   * Whether the network kept a recording of the call; absent for a carrier that synthesises its
+   * recordings on request (the simulated one).
+   */
+  recorded?: boolean;
 }
 
 export type CarrierEvent =

@@ -39,6 +39,9 @@ const DEFINITIVE: ReadonlySet<ErrorCode> = new Set([
   'UNAUTHORIZED',
   'FORBIDDEN',
   'INVALID_STATE',
+  // No trunk carries the campaign's source number and the simulated carrier is off: placing the
+  // same call again is refused the same way until an operator adds a trunk.
+  'NO_SIP_TRUNK',
 ]);
 
 /**
