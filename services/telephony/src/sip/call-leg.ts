@@ -10,14 +10,14 @@ import { cancelFor } from './requests';
 import { InDialogServer } from './server-side';
 import type { ClientTransaction, TransactionUser } from './transaction';
 import type { Peer } from './transport';
-import type { SipTransportName } from './trunk-uri';
+import type { SipTransport } from '@voice/shared/contracts';
 
 type Phase = 'calling' | 'proceeding' | 'answered' | 'ended';
 type CancelCause = 'ring_timeout' | 'cancelled';
 
 export interface CallLegSetup {
   invite: SipRequest;
-  transport: SipTransportName;
+  transport: SipTransport;
   credentials: DigestCredentials | null;
   localSdp: string;
   ringTimeoutMs: number;

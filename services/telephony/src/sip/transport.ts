@@ -3,7 +3,7 @@ import { createServer, isIP, type Server, Socket } from 'node:net';
 import { parseMessage, type SipMessage, serializeMessage } from './message';
 import type { SipLogger } from './options';
 import { TcpFramer } from './tcp-framer';
-import type { SipTransportName } from './trunk-uri';
+import type { SipTransport } from '@voice/shared/contracts';
 
 // UDP and TCP for SIP on one local port: one datagram socket, a TCP listener for requests the far
 // end opens a connection for, and one TCP connection per far end, reused both ways.
@@ -12,7 +12,7 @@ import type { SipTransportName } from './trunk-uri';
 export interface Peer {
   host: string;
   port: number;
-  transport: SipTransportName;
+  transport: SipTransport;
 }
 
 export interface TransportEvents {
