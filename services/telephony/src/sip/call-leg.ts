@@ -1,3 +1,4 @@
+import type { SipTransport } from '@voice/shared/contracts';
 import type { InviteEndCause } from '../domain/sip-outcome';
 import { authorizedRetry, isChallenge } from './auth';
 import type { LegContext } from './context';
@@ -10,7 +11,6 @@ import { cancelFor } from './requests';
 import { InDialogServer } from './server-side';
 import type { ClientTransaction, TransactionUser } from './transaction';
 import type { Peer } from './transport';
-import type { SipTransport } from '@voice/shared/contracts';
 
 type Phase = 'calling' | 'proceeding' | 'answered' | 'ended';
 type CancelCause = 'ring_timeout' | 'cancelled';

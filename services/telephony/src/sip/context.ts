@@ -1,9 +1,9 @@
+import type { SipTransport } from '@voice/shared/contracts';
 import type { SipMessage, SipRequest, SipResponse } from './message';
 import type { SipLogger, SipTimers } from './options';
 import type { LocalAddress } from './requests';
 import type { ClientTransaction, TransactionUser } from './transaction';
 import type { Peer } from './transport';
-import type { SipTransport } from '@voice/shared/contracts';
 
 /** What a call leg needs from its user agent: sending, transactions, name resolution. */
 export interface LegContext {

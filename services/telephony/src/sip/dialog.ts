@@ -1,9 +1,9 @@
+import type { SipTransport } from '@voice/shared/contracts';
 import type { LegContext } from './context';
 import { parseCSeq, tagOf, uriOf } from './fields';
 import { header, headerList, type SipHeader, type SipRequest, type SipResponse } from './message';
 import { newBranch, viaValue } from './requests';
 import type { Peer } from './transport';
-import type { SipTransport } from '@voice/shared/contracts';
 
 // The dialog an answered INVITE creates (RFC 3261 12.1.2, 12.2.1.1): where in-dialog requests go
 // (the remote target through the route set, loose routing) and how they are numbered.

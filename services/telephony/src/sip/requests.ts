@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import type { SipTransport } from '@voice/shared/contracts';
 import { parseCSeq } from './fields';
 import { header, type SipHeader, type SipRequest, type SipResponse } from './message';
-import type { SipTransport } from '@voice/shared/contracts';
 
 // Building the requests and responses the user agent sends (RFC 3261 8.1.1, 8.2.6, 9.1, 17.1.1.3).
 

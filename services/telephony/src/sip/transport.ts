@@ -1,9 +1,9 @@
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { createServer, isIP, type Server, Socket } from 'node:net';
+import type { SipTransport } from '@voice/shared/contracts';
 import { parseMessage, type SipMessage, serializeMessage } from './message';
 import type { SipLogger } from './options';
 import { TcpFramer } from './tcp-framer';
-import type { SipTransport } from '@voice/shared/contracts';
 
 // UDP and TCP for SIP on one local port: one datagram socket, a TCP listener for requests the far
 // end opens a connection for, and one TCP connection per far end, reused both ways.
