@@ -43,7 +43,10 @@ export interface TelephonyServiceOptions {
   leaseMs?: number;
   /** No RTP this long after the answer ends a call as failed (default 30 s). */
   mediaTimeoutMs?: number;
-  /** Between two OPTIONS keep-alives of a trunk (default 30 s), and pings in flight at once (8). */
+  /**
+   * Between two OPTIONS keep-alives of a trunk (default 30 s; 0: none, for tests whose far end
+   * takes one scripted call), and pings in flight at once (8).
+   */
   keepAliveMs?: number;
   keepAliveConcurrency?: number;
   /** Longest wait for a trunk's calls_per_second slot (default 5 s). */
@@ -147,13 +150,15 @@ export function createTelephonyService(
         };
       },
       async () =>
-        startTrunkKeepAlive({
-          sql: deps.sql,
-          log: deps.log,
-          ua: await media.then((m) => m.ua),
-          intervalMs: options.keepAliveMs ?? 30_000,
-          concurrency: options.keepAliveConcurrency ?? 8,
-        }),
+        options.keepAliveMs === 0
+          ? { stop: async () => {} }
+          : startTrunkKeepAlive({
+              sql: deps.sql,
+              log: deps.log,
+              ua: await media.then((m) => m.ua),
+              intervalMs: options.keepAliveMs ?? 30_000,
+              concurrency: options.keepAliveConcurrency ?? 8,
+            }),
     ],
   });
   return Object.assign(handle, {

@@ -35,7 +35,7 @@ export function rtpRange(): { RTP_PORT_MIN: string; RTP_PORT_MAX: string } {
 export const FAST: TelephonyServiceOptions = {
   leaseMs: 900,
   mediaTimeoutMs: 30_000,
-  keepAliveMs: 60_000,
+  keepAliveMs: 0,
   stopTimeoutMs: 3_000,
   sipTimers: { t1Ms: 50, transactionTimeoutMs: 1_500, timerDMs: 500 },
 };
