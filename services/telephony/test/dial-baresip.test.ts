@@ -90,9 +90,8 @@ describe.each(infraModes())('a call to baresip (%s)', (mode) => {
     expect(bestCorrelation(env(played), env(left)).r).toBeLessThan(calleeMatch.r);
 
     // Baresip's recording of what it heard holds the agent's speech.
-    let heardFile: string | undefined;
-    await until(async () => (heardFile = await baresip.heard()) !== undefined, 5_000, 'baresip recording');
-    const heard = await readWav(heardFile!);
+    await until(async () => (await baresip.heard()) !== undefined, 5_000, 'baresip recording');
+    const heard = await readWav((await baresip.heard())!);
     const heardPcm = heard.channels[0]!;
     expect(heardPcm.length / heard.rate).toBeLessThanOrEqual(end.duration_seconds + 1);
     const resampled = heard.rate === 8000 ? heardPcm : decimate(heardPcm, heard.rate / 8000);
