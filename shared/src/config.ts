@@ -66,6 +66,12 @@ export const ConfigSchema = z.object({
   RTP_PORT_MAX: rtpPort(20_000),
   /** The address SIP and RTP sockets bind to. */
   SIP_BIND_ADDRESS: bindAddress.default('0.0.0.0'),
+  /**
+   * The SIP port (UDP and TCP) of a telephony instance. 0 (default): a free port chosen at start,
+   * named in Via and Contact, which is all an outbound trunk needs and lets replicas share a host;
+   * set one (5060) when a firewall or NAT rule must name it.
+   */
+  SIP_PORT: z.coerce.number().int().min(0).max(65_535).default(0),
   /** The address a trunk must reach us at, when it is not the bound one (NAT): put in Via, Contact and SDP. */
   SIP_PUBLIC_ADDRESS: publicAddress.optional(),
   WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(1).max(3_600_000).default(5000),

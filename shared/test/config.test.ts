@@ -117,6 +117,7 @@ describe('telephony settings', () => {
       RTP_PORT_MIN: 10_000,
       RTP_PORT_MAX: 20_000,
       SIP_BIND_ADDRESS: '0.0.0.0',
+      SIP_PORT: 0,
     });
     expect(loadConfig({}).SIP_PUBLIC_ADDRESS).toBeUndefined();
   });
@@ -127,9 +128,11 @@ describe('telephony settings', () => {
       RTP_PORT_MIN: '30000',
       RTP_PORT_MAX: '30001',
       SIP_BIND_ADDRESS: '::',
+      SIP_PORT: '5060',
       SIP_PUBLIC_ADDRESS: 'sip.example.com',
     });
     expect(config).toMatchObject({
+      SIP_PORT: 5060,
       SIMULATED_CARRIER: 'off',
       RTP_PORT_MIN: 30_000,
       RTP_PORT_MAX: 30_001,

@@ -1,6 +1,8 @@
-// The telephony service: SIP trunks, routing and admission (here), SIP signalling (src/sip) and
-// RTP media (src/media) for real calls.
+// The telephony service: SIP trunks, routing and admission, and real calls over SIP (src/sip) with
+// RTP media (src/media).
+export { type CallRecordings, FolderRecordings } from './app/call-recordings';
 export { migrations } from './db/migrations';
+export { type TrunkHealthRow, trunkHealthRepository } from './db/trunk-health-repository';
 export { type Admission, admit, dialSpacingMs, type TrunkLimits, type TrunkLoad } from './domain/admission';
 export { chooseRoute, type RouteDecision } from './domain/routing';
-export { createTelephonyService, type TelephonyServiceParts } from './service';
+export { createTelephonyService, type TelephonyServiceOptions, type TelephonyServiceParts } from './service';

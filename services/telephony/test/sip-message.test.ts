@@ -2,9 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { digestAuthorization, parseDigestChallenge } from '../src/sip/digest';
 import { header, headerList, parseMessage, SIP_LIMITS, serializeMessage } from '../src/sip/message';
 import { TcpFramer } from '../src/sip/tcp-framer';
-import { parseTrunkUri, trunkUriIssues } from '../src/sip/trunk-uri';
 
-// The pure parts of the SIP stack: parsing untrusted messages, framing TCP, trunk URIs, digest.
+// The pure parts of the SIP stack: parsing untrusted messages, framing TCP, digest.
 
 const RESPONSE = [
   'SIP/2.0 180 Ringing',
@@ -68,28 +67,6 @@ describe('TcpFramer', () => {
   it('refuses a stream without Content-Length or with an endless header', () => {
     expect(new TcpFramer().push(Buffer.from('SIP/2.0 200 OK\r\nVia: a\r\n\r\n')).ok).toBe(false);
     expect(new TcpFramer().push(Buffer.alloc(SIP_LIMITS.maxHeaderBytes + 1, 0x41)).ok).toBe(false);
-  });
-});
-
-describe('trunk URIs', () => {
-  it.each([
-    ['sip:trunk.example.com', { host: 'trunk.example.com', port: 5060, transport: 'udp' }],
-    ['sip:10.1.2.3:5080;transport=TCP', { host: '10.1.2.3', port: 5080, transport: 'tcp' }],
-    ['sip:[2001:db8::1]:5061;transport=udp', { host: '2001:db8::1', port: 5061, transport: 'udp' }],
-  ])('reads %s', (uri, address) => {
-    expect(parseTrunkUri(uri)).toEqual({ ok: true, address });
-  });
-
-  it.each([
-    ['trunk.example.com', /must start with sip:/],
-    ['sips:trunk.example.com', /TLS/],
-    ['sip:user@trunk.example.com', /user part/],
-    ['sip:trunk.example.com:70000', /host name or IP/],
-    ['sip:trunk.example.com;transport=tls', /transport=tls/],
-    ['sip:trunk.example.com;maddr=1.2.3.4', /;maddr/],
-    [`sip:${'a'.repeat(300)}`, /longer than/],
-  ])('explains what is wrong with %s', (uri, issue) => {
-    expect(trunkUriIssues(uri).join(' ')).toMatch(issue);
   });
 });
 

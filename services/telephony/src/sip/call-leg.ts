@@ -1,3 +1,4 @@
+import type { SipTransport } from '@voice/shared/contracts';
 import type { InviteEndCause } from '../domain/sip-outcome';
 import { authorizedRetry, isChallenge } from './auth';
 import type { LegContext } from './context';
@@ -10,14 +11,13 @@ import { cancelFor } from './requests';
 import { InDialogServer } from './server-side';
 import type { ClientTransaction, TransactionUser } from './transaction';
 import type { Peer } from './transport';
-import type { SipTransportName } from './trunk-uri';
 
 type Phase = 'calling' | 'proceeding' | 'answered' | 'ended';
 type CancelCause = 'ring_timeout' | 'cancelled';
 
 export interface CallLegSetup {
   invite: SipRequest;
-  transport: SipTransportName;
+  transport: SipTransport;
   credentials: DigestCredentials | null;
   localSdp: string;
   ringTimeoutMs: number;

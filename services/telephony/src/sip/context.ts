@@ -1,9 +1,9 @@
+import type { SipTransport } from '@voice/shared/contracts';
 import type { SipMessage, SipRequest, SipResponse } from './message';
 import type { SipLogger, SipTimers } from './options';
 import type { LocalAddress } from './requests';
 import type { ClientTransaction, TransactionUser } from './transaction';
 import type { Peer } from './transport';
-import type { SipTransportName } from './trunk-uri';
 
 /** What a call leg needs from its user agent: sending, transactions, name resolution. */
 export interface LegContext {
@@ -16,7 +16,7 @@ export interface LegContext {
   respond(request: SipRequest, response: SipResponse, peer: Peer): void;
   startTransaction(request: SipRequest, peer: Peer, user: TransactionUser): ClientTransaction;
   /** The peer for a SIP URI (its host resolved to an address). */
-  resolve(uri: string, transport: SipTransportName): Promise<Peer>;
+  resolve(uri: string, transport: SipTransport): Promise<Peer>;
   /** The leg has ended and lingered; forget it. */
   release(callId: string): void;
 }

@@ -1,9 +1,9 @@
+import type { SipTransport } from '@voice/shared/contracts';
 import type { LegContext } from './context';
 import { parseCSeq, tagOf, uriOf } from './fields';
 import { header, headerList, type SipHeader, type SipRequest, type SipResponse } from './message';
 import { newBranch, viaValue } from './requests';
 import type { Peer } from './transport';
-import type { SipTransportName } from './trunk-uri';
 
 // The dialog an answered INVITE creates (RFC 3261 12.1.2, 12.2.1.1): where in-dialog requests go
 // (the remote target through the route set, loose routing) and how they are numbered.
@@ -19,7 +19,7 @@ export class Dialog {
     private readonly remoteTarget: string,
     private readonly routeSet: string[],
     readonly peer: Peer,
-    private readonly transport: SipTransportName,
+    private readonly transport: SipTransport,
     private readonly ctx: LegContext,
     inviteSeq: number,
   ) {
@@ -30,7 +30,7 @@ export class Dialog {
     ctx: LegContext,
     invite: SipRequest,
     answer: SipResponse,
-    transport: SipTransportName,
+    transport: SipTransport,
   ): Promise<Dialog> {
     const contact = headerList(answer, 'contact')[0];
     const remoteTarget = contact ? uriOf(contact) : invite.uri;

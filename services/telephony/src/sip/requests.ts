@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import type { SipTransport } from '@voice/shared/contracts';
 import { parseCSeq } from './fields';
 import { header, type SipHeader, type SipRequest, type SipResponse } from './message';
-import type { SipTransportName } from './trunk-uri';
 
 // Building the requests and responses the user agent sends (RFC 3261 8.1.1, 8.2.6, 9.1, 17.1.1.3).
 
@@ -24,11 +24,11 @@ export function hostPort(host: string, port: number): string {
   return `${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
-export function viaValue(local: LocalAddress, transport: SipTransportName, branch: string): string {
+export function viaValue(local: LocalAddress, transport: SipTransport, branch: string): string {
   return `SIP/2.0/${transport.toUpperCase()} ${hostPort(local.host, local.port)};branch=${branch};rport`;
 }
 
-export function contactValue(user: string, local: LocalAddress, transport: SipTransportName): string {
+export function contactValue(user: string, local: LocalAddress, transport: SipTransport): string {
   const params = transport === 'tcp' ? ';transport=tcp' : '';
   return `<sip:${user}@${hostPort(local.host, local.port)}${params}>`;
 }

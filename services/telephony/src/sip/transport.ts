@@ -1,9 +1,9 @@
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { createServer, isIP, type Server, Socket } from 'node:net';
+import type { SipTransport } from '@voice/shared/contracts';
 import { parseMessage, type SipMessage, serializeMessage } from './message';
 import type { SipLogger } from './options';
 import { TcpFramer } from './tcp-framer';
-import type { SipTransportName } from './trunk-uri';
 
 // UDP and TCP for SIP on one local port: one datagram socket, a TCP listener for requests the far
 // end opens a connection for, and one TCP connection per far end, reused both ways.
@@ -12,7 +12,7 @@ import type { SipTransportName } from './trunk-uri';
 export interface Peer {
   host: string;
   port: number;
-  transport: SipTransportName;
+  transport: SipTransport;
 }
 
 export interface TransportEvents {
@@ -38,7 +38,24 @@ export class SipTransports {
   ) {}
 
   /** Binds UDP on `port` (0: any) and TCP on the same port number. */
+  /**
+   * Binds UDP and TCP on one port. With port 0 the UDP socket picks it, and TCP may find that
+   * port taken (an outgoing connection's ephemeral port): then both try again on a new one.
+   */
   async start(port: number): Promise<number> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.bindBoth(port);
+      } catch (error) {
+        const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
+        this.udp?.close();
+        this.udp = null;
+        if (port !== 0 || !inUse || attempt >= 10) throw error;
+      }
+    }
+  }
+
+  private async bindBoth(port: number): Promise<number> {
     const udp = createSocket({ type: isIP(this.bindAddress) === 6 ? 'udp6' : 'udp4' });
     this.udp = udp;
     udp.on('message', (data, rinfo) =>
@@ -54,7 +71,6 @@ export class SipTransports {
     });
     this.port = udp.address().port;
     const server = createServer((socket) => this.accept(socket));
-    this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(this.port, this.bindAddress, () => {
@@ -62,6 +78,7 @@ export class SipTransports {
         resolve();
       });
     });
+    this.server = server;
     return this.port;
   }
 

@@ -1,5 +1,11 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import {
+  parseSipTrunkUri,
+  SIP_DEFAULT_PORT,
+  type SipTransport,
+  type SipTrunkAddress,
+} from '@voice/shared/contracts';
 import { authorizedRetry, isChallenge } from './auth';
 import { CallLeg } from './call-leg';
 import type { LegContext } from './context';
@@ -28,7 +34,6 @@ import {
 import { ResponseCache } from './response-cache';
 import { ClientTransaction, type TransactionUser } from './transaction';
 import { type Peer, SipTransports } from './transport';
-import { parseTrunkUri, type SipTransportName, type TrunkAddress } from './trunk-uri';
 
 export interface SipTrunk {
   /** `sip:host[:port][;transport=udp|tcp]` */
@@ -220,7 +225,7 @@ export class SipUserAgent {
   private request(
     method: string,
     uri: string,
-    trunk: TrunkAddress,
+    trunk: SipTrunkAddress,
     parts: { from: string; to: string; contactUser: string; body: string },
   ): SipRequest {
     return {
@@ -340,9 +345,9 @@ function transactionKey(message: SipMessage): string {
   return `${branch}|${method}`;
 }
 
-function trunkAddress(trunk: SipTrunk): TrunkAddress {
-  const verdict = parseTrunkUri(trunk.uri);
-  if (!verdict.ok) throw new SipConfigError(verdict.issues);
+function trunkAddress(trunk: SipTrunk): SipTrunkAddress {
+  const verdict = parseSipTrunkUri(trunk.uri);
+  if (!verdict.ok) throw new SipConfigError([`uri ${verdict.message}`]);
   return verdict.address;
 }
 
@@ -350,18 +355,18 @@ function credentialsOf(trunk: SipTrunk): DigestCredentials | null {
   return trunk.username && trunk.password ? { username: trunk.username, password: trunk.password } : null;
 }
 
-async function resolveHost(address: TrunkAddress): Promise<Peer> {
+async function resolveHost(address: SipTrunkAddress): Promise<Peer> {
   const host = isIP(address.host) ? address.host : (await lookup(address.host)).address;
   return { host, port: address.port, transport: address.transport };
 }
 
-async function resolveUri(uri: string, fallback: SipTransportName): Promise<Peer> {
+async function resolveUri(uri: string, fallback: SipTransport): Promise<Peer> {
   const parsed = parseSipUri(uri);
   if (!parsed) throw new Error(`not a SIP URI: ${uri.slice(0, 100)}`);
   const transport = parsed.params.get('transport')?.toLowerCase();
   return resolveHost({
     host: parsed.host,
-    port: parsed.port ?? 5060,
+    port: parsed.port ?? SIP_DEFAULT_PORT,
     transport: transport === 'tcp' || transport === 'udp' ? transport : fallback,
   });
 }

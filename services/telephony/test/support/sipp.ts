@@ -86,7 +86,7 @@ export async function freeUdpAndTcpPort(): Promise<number> {
 }
 
 /** Waits (with a deadline) until something listens on the port, reading /proc/net (no probe traffic). */
-async function waitForListener(
+export async function waitForListener(
   port: number,
   transport: 'udp' | 'tcp',
   child: ChildProcess,
@@ -96,7 +96,7 @@ async function waitForListener(
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null)
-      throw new Error(`sipp exited early (${child.exitCode}): ${output().slice(-1_000)}`);
+      throw new Error(`the far end exited early (${child.exitCode}): ${output().slice(-1_000)}`);
     const table = await readFile(`/proc/net/${transport}`, 'utf8');
     const listening = table.split('\n').some((line) => {
       const cols = line.trim().split(/\s+/);
@@ -106,5 +106,5 @@ async function waitForListener(
     await new Promise((r) => setTimeout(r, 20));
   }
   stopChild(child);
-  throw new Error(`sipp did not listen on ${transport} ${port} in time`);
+  throw new Error(`the far end did not listen on ${transport} ${port} in time`);
 }

@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { infraModes } from '@voice/shared/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import wavefile from 'wavefile';
+import { synthesize } from '../src/media';
+import { bestCorrelation, envelope } from './media-support';
+import { type Baresip, startBaresip } from './support/baresip';
+import { DialHarness, until } from './support/dial-harness';
+
+// A real call over the bus to baresip as a person: it answers, speaks, listens and records; the
+// agent speaks its flows and hangs up. Both recordings must hold what the other side said.
+
+const SPEECH = {
+  start_flow: 'Hello, this is the agent calling about your appointment tomorrow morning.',
+  end_flow: 'Thank you for your time, goodbye.',
+};
+const CALLEE_SAYS = 'Yes, hello, I can hear you.';
+
+interface Wav {
+  channels: Int16Array[];
+  rate: number;
+}
+
+async function readWav(file: string): Promise<Wav> {
+  const wav = new wavefile.WaveFile(await readFile(file));
+  const fmt = wav.fmt as { numChannels: number; sampleRate: number; bitsPerSample: number };
+  expect(fmt.bitsPerSample).toBe(16);
+  const samples = wav.getSamples(false, Int16Array) as unknown as Int16Array | Int16Array[];
+  return {
+    channels: fmt.numChannels === 1 ? [samples as Int16Array] : (samples as Int16Array[]),
+    rate: fmt.sampleRate,
+  };
+}
+
+/** The 20 ms energy envelope of a signal at `rate`. */
+const env = (pcm: Int16Array, rate = 8000) => envelope(pcm, rate / 50);
+
+describe.each(infraModes())('a call to baresip (%s)', (mode) => {
+  const h = new DialHarness(mode);
+  let baresip: Baresip;
+
+  beforeAll(async () => {
+    await h.setUp();
+    await h.start();
+    baresip = await startBaresip(CALLEE_SAYS);
+  }, 30_000);
+  afterAll(async () => {
+    await baresip?.stop();
+    await h.tearDown();
+  }, 30_000);
+
+  it('rings, is answered, speaks both flows, hangs up, and records both sides', async () => {
+    const trunk = await h.trunk(baresip.uri);
+    const callId = randomUUID();
+    await h.dial(trunk, callId, SPEECH);
+    const events = await h.ended(callId, 40_000);
+    expect(events.map((e) => [e.sequence, e.type])).toEqual([
+      [1, 'ringing'],
+      [2, 'answered'],
+      [3, 'ended'],
+    ]);
+    const end = events[2]!.end!;
+    expect(end).toMatchObject({
+      status: 'completed',
+      call_end_reason: 'agent_hung_up',
+      ended_by: 'agent',
+      recorded: true,
+      detail: null,
+    });
+    expect(events[1]!.sip_code).toBe(200);
+    expect(end.spoken.map((s) => s.text)).toEqual([SPEECH.start_flow, SPEECH.end_flow]);
+    const agentSaid = await synthesize(SPEECH.start_flow, { voice: 'en-us' });
+    expect(end.duration_seconds).toBeGreaterThan(agentSaid.length / 8000);
+
+    // Our recording: stereo 8 kHz, the agent left, baresip right.
+    const ours = await readWav(path.join(h.recordings, 'recordings', `${callId}.wav`));
+    expect(ours.rate).toBe(8000);
+    expect(ours.channels).toHaveLength(2);
+    const [left, right] = ours.channels as [Int16Array, Int16Array];
+    expect(left.length / 8000).toBeCloseTo(end.duration_seconds, 0);
+    const agentMatch = bestCorrelation(env(agentSaid), env(left));
+    // Not 1: the 20 ms clock skips a slot when the event loop stalls, shifting what follows.
+    expect(agentMatch.r, 'the left channel holds the start flow').toBeGreaterThan(0.7);
+    const played = trimSilence((await readWav(baresip.played)).channels[0]!);
+    const calleeMatch = bestCorrelation(env(played), env(right));
+    expect(calleeMatch.r, 'the right channel holds what baresip played').toBeGreaterThan(0.7);
+    // Baresip's own speech is not in the agent's channel.
+    expect(bestCorrelation(env(played), env(left)).r).toBeLessThan(calleeMatch.r);
+
+    // Baresip's recording of what it heard holds the agent's speech.
+    await until(async () => (await baresip.heard()) !== undefined, 5_000, 'baresip recording');
+    const heard = await readWav((await baresip.heard())!);
+    const heardPcm = heard.channels[0]!;
+    expect(heardPcm.length / heard.rate).toBeLessThanOrEqual(end.duration_seconds + 1);
+    const resampled = heard.rate === 8000 ? heardPcm : decimate(heardPcm, heard.rate / 8000);
+    expect(bestCorrelation(env(agentSaid), env(resampled)).r, 'baresip heard the agent').toBeGreaterThan(0.7);
+  });
+});
+
+/** Without the silence after the last sound. */
+function trimSilence(pcm: Int16Array): Int16Array {
+  let end = pcm.length;
+  while (end > 0 && Math.abs(pcm[end - 1]!) < 64) end--;
+  return pcm.subarray(0, end);
+}
+
+/** Every `factor`-th sample: enough for an energy envelope. */
+function decimate(pcm: Int16Array, factor: number): Int16Array {
+  return Int16Array.from({ length: Math.floor(pcm.length / factor) }, (_, i) => pcm[Math.floor(i * factor)]!);
+}

@@ -1,0 +1,84 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { freeUdpAndTcpPort, waitForListener } from './sipp';
+
+// baresip as a person on loopback (docs in the voice notes): auto-answers, speaks `wav` (8 kHz mono)
+// through its aufile source, and records both directions with sndfile.
+
+const run = promisify(execFile);
+
+export interface Baresip {
+  uri: string;
+  /** The WAV it plays into the call. */
+  played: string;
+  /** What it heard (`dump-*-dec.wav`) once the call ended, when there is one. */
+  heard(): Promise<string | undefined>;
+  stop(): Promise<void>;
+}
+
+/**
+ * An 8 kHz mono WAV of `text` spoken by espeak-ng, in `dir`, then `silenceSeconds` of silence:
+ * baresip hangs up when its aufile source runs out, so the silence sets how long it stays.
+ */
+export async function speechWav(dir: string, text: string, silenceSeconds: number): Promise<string> {
+  const raw = path.join(dir, 'speech-22k.wav');
+  const out = path.join(dir, 'speech-8k.wav');
+  await run('espeak-ng', ['-w', raw, text]);
+  await run('sox', [raw, '-r', '8000', '-c', '1', '-b', '16', out, 'pad', '0', String(silenceSeconds)]);
+  return out;
+}
+
+export async function startBaresip(text: string, silenceSeconds = 20): Promise<Baresip> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'baresip-'));
+  const records = path.join(dir, 'rec');
+  await mkdir(records);
+  const played = await speechWav(dir, text, silenceSeconds);
+  const port = await freeUdpAndTcpPort();
+  const config = [
+    `sip_listen 127.0.0.1:${port}`,
+    'audio_player aubridge,x',
+    `audio_source aufile,${played}`,
+    'audio_alert aubridge,x',
+    'module_path /usr/lib/baresip/modules',
+    'module stdio.so',
+    'module g711.so',
+    'module aufile.so',
+    'module aubridge.so',
+    'module sndfile.so',
+    'module_app account.so',
+    'module_app menu.so',
+    `snd_path ${records}`,
+    '',
+  ].join('\n');
+  await writeFile(path.join(dir, 'config'), config);
+  await writeFile(
+    path.join(dir, 'accounts'),
+    `<sip:+15550002222@127.0.0.1:${port}>;auth_pass=none;answermode=auto;regint=0\n`,
+  );
+  const child: ChildProcess = spawn('baresip', ['-f', dir], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (c: Buffer) => {
+    output = (output + c.toString()).slice(-20_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await waitForListener(port, 'udp', child, () => output);
+  return {
+    uri: `sip:127.0.0.1:${port}`,
+    played,
+    heard: async () => {
+      const files = await readdir(records);
+      const dec = files.find((f) => f.endsWith('-dec.wav'));
+      return dec ? path.join(records, dec) : undefined;
+    },
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
