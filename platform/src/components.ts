@@ -3,6 +3,7 @@ import { migrations as callMigrations, createCallService, type TelephonyProvider
 import { migrations as campaignMigrations, createCampaignService } from '@voice/campaign-service';
 import { migrations as gatewayMigrations } from '@voice/gateway';
 import type { MigrationSet, ServiceDeps, ServiceHandle, ServiceName } from '@voice/shared';
+import type { RecordingStore } from '@voice/shared/recordings';
 import { createTelephonyService, migrations as telephonyMigrations } from '@voice/telephony-service';
 import { createWebhookService, migrations as webhookMigrations } from '@voice/webhook-service';
 
@@ -14,6 +15,8 @@ export type Component = 'gateway' | ServiceName;
 export interface ServiceOptions {
   /** The telephone network the call service dials through (default: the simulated carrier). */
   callProvider?: TelephonyProvider | undefined;
+  /** Where real calls' recordings are kept: the store every gateway serves them from. */
+  recordingStore?: (() => Promise<RecordingStore>) | undefined;
 }
 
 export interface ServiceComponent {
@@ -31,7 +34,11 @@ export const SERVICES: Record<ServiceName, ServiceComponent> = {
   },
   campaign: { migrations: campaignMigrations, create: (deps) => createCampaignService(deps) },
   webhook: { migrations: webhookMigrations, create: (deps) => createWebhookService(deps) },
-  telephony: { migrations: telephonyMigrations, create: (deps) => createTelephonyService(deps) },
+  telephony: {
+    migrations: telephonyMigrations,
+    create: (deps, { recordingStore }) =>
+      createTelephonyService(deps, recordingStore ? { recordingStore } : {}),
+  },
 };
 
 export const GATEWAY_MIGRATIONS = gatewayMigrations;

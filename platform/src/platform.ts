@@ -135,7 +135,13 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         config: serviceConfig,
         metrics,
       };
-      services.set(component, SERVICES[component].create(deps, { callProvider: options.callProvider }));
+      services.set(
+        component,
+        SERVICES[component].create(deps, {
+          callProvider: options.callProvider,
+          recordingStore: () => infrastructure.recordingStore(),
+        }),
+      );
     }
     await Promise.all([...services.values()].map((s) => s.start()));
     signal?.throwIfAborted();

@@ -89,8 +89,9 @@ describe.each(infraModes())('placing calls (%s)', (mode) => {
 
   describe('the dial queue (CALL_DIALS_PER_SECOND)', () => {
     const PER_SECOND = 4;
-    // The last call waits (CALLS - PER_SECOND) / PER_SECOND = 5 s for its turn.
-    const CALLS = 24;
+    // The last call waits (CALLS - PER_SECOND) / PER_SECOND = 8 s for its turn: well past the
+    // reaper's grace below, so a queued call counted as stuck would be failed.
+    const CALLS = 36;
     let t: TestPlatform;
     let acme: TestAccount;
     beforeAll(async () => {
@@ -98,11 +99,11 @@ describe.each(infraModes())('placing calls (%s)', (mode) => {
         // Calls last milliseconds, the keeper runs every 2/3 s, and the reaper's grace and the
         // lease are far shorter than the queue's wait: a call waiting for its turn must not count
         // as stuck, and its lease must be renewed while it waits. The grace is still what a dialed
-        // call may take on a loaded machine (its 60 simulated ms become hundreds there).
+        // call may take on a loaded machine (its 60 simulated ms became over 2 s there).
         config: {
           SIM_TIME_SCALE: 0.0001,
           CALL_DIALS_PER_SECOND: PER_SECOND,
-          CALL_STUCK_GRACE_MS: 2_000,
+          CALL_STUCK_GRACE_MS: 5_000,
           CALL_LEASE_SECONDS: 2,
         },
       });

@@ -1,6 +1,6 @@
 // The telephony service: SIP trunks, routing and admission, and real calls over SIP (src/sip) with
 // RTP media (src/media).
-export { type CallRecordings, FolderRecordings } from './app/call-recordings';
+export { type CallRecordings, FolderRecordings, StoredRecordings } from './app/call-recordings';
 export { migrations } from './db/migrations';
 export { type TrunkHealthRow, trunkHealthRepository } from './db/trunk-health-repository';
 export { type Admission, admit, dialSpacingMs, type TrunkLimits, type TrunkLoad } from './domain/admission';

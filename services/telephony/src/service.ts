@@ -8,8 +8,9 @@ import {
   serveHealth,
   startOutboxRelay,
 } from '@voice/shared';
+import { FileRecordingStore, type RecordingStore } from '@voice/shared/recordings';
 import { TrunkAdmissions } from './app/admissions';
-import { type CallRecordings, FolderRecordings } from './app/call-recordings';
+import { type CallRecordings, StoredRecordings } from './app/call-recordings';
 import { Dialer } from './app/dialer';
 import type { LiveCallDeps } from './app/live-call';
 import { startInstanceKeeper } from './app/lost-calls';
@@ -37,8 +38,10 @@ export interface TelephonyServiceParts {
 
 /** Settings a deployment leaves at their defaults and tests shorten. */
 export interface TelephonyServiceOptions {
-  /** Where finished recordings go; default files under DATA_DIR/recordings. */
+  /** Where finished recordings go; default the recording store below. */
   recordings?: CallRecordings;
+  /** The recording store (default: files under DATA_DIR/recordings, as the embedded platform keeps them). */
+  recordingStore?: () => Promise<RecordingStore>;
   /** An instance whose lease lapsed this long is dead and its calls end (default 15 s). */
   leaseMs?: number;
   /** No RTP this long after the answer ends a call as failed (default 30 s). */
@@ -63,6 +66,15 @@ export interface TelephonyServiceOptions {
  * carrier), per-trunk admission, and real calls: one SIP user agent per instance, RTP media,
  * recordings, progress events through the outbox, and the end of calls whose instance died.
  */
+/** `make`'s promise, made on the first call and shared by every later one. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => {
+    made ??= make();
+    return made;
+  };
+}
+
 export function createTelephonyService(
   deps: ServiceDeps,
   options: TelephonyServiceOptions = {},
@@ -133,7 +145,13 @@ export function createTelephonyService(
             mediaTimeoutMs: options.mediaTimeoutMs ?? 30_000,
           },
           admissions,
-          recordings: options.recordings ?? new FolderRecordings(path.join(config.DATA_DIR, 'recordings')),
+          recordings:
+            options.recordings ??
+            new StoredRecordings(
+              options.recordingStore ??
+                once(() => FileRecordingStore.open(path.join(config.DATA_DIR, 'recordings'))),
+              path.join(config.DATA_DIR, 'recordings-in-progress'),
+            ),
           speak: options.speak ?? speakLanguage,
           maxPacingWaitMs: options.maxPacingWaitMs ?? 5_000,
         });

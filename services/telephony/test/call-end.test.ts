@@ -26,7 +26,7 @@ describe('how a SIP call ends on the record', () => {
     [
       '603',
       { answered: false, leg: leg('response', 603), local: null },
-      { status: 'failed', call_end_reason: 'carrier_error', ended_by: 'carrier' },
+      { status: 'failed', call_end_reason: 'declined', ended_by: 'carrier' },
     ],
     [
       'ring timeout',

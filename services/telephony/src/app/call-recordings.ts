@@ -1,5 +1,6 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import type { RecordingStore } from '@voice/shared/recordings';
 
 /**
  * Where a call's recording goes. The media path writes the WAV (stereo 8 kHz, agent left, callee
@@ -16,7 +17,38 @@ export interface CallRecordings {
   discard(file: string): Promise<void>;
 }
 
-/** Recordings kept as files `<callId>.wav` in one folder (DATA_DIR/recordings by default). */
+/**
+ * Recordings kept in the recording store (files under DATA_DIR, or the JetStream object store on the
+ * NATS topology, so any gateway serves any call). The WAV is written in a work folder of its own
+ * while the call runs: the store only ever holds whole recordings.
+ */
+export class StoredRecordings implements CallRecordings {
+  private readonly work: FolderRecordings;
+
+  /** `store` is asked for when the first recording is kept (the platform opens it lazily). */
+  constructor(
+    private readonly store: () => Promise<RecordingStore>,
+    workFolder: string,
+  ) {
+    this.work = new FolderRecordings(workFolder);
+  }
+
+  pathFor(callId: string): Promise<string> {
+    return this.work.pathFor(callId);
+  }
+
+  async keep(callId: string, file: string): Promise<boolean> {
+    await (await this.store()).put(callId, file);
+    await rm(file, { force: true });
+    return true;
+  }
+
+  discard(file: string): Promise<void> {
+    return this.work.discard(file);
+  }
+}
+
+/** Recordings kept as files `<callId>.wav` in one folder: for tests that read the files themselves. */
 export class FolderRecordings implements CallRecordings {
   constructor(private readonly folder: string) {}
 

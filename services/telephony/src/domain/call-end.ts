@@ -32,15 +32,12 @@ export interface EndFacts {
 
 export type EndDecision = Pick<SipCallEnd, 'status' | 'call_end_reason' | 'ended_by'>;
 
-/**
- * The call record has no `declined` reason yet: a 603 is a failed call whose SIP code (kept on the
- * record) says it was declined.
- */
+/** The call record's reason for each way a SIP call fails to connect. */
 const REASONS: Record<Exclude<SipEndReason, 'cancelled'>, SipCallEnd['call_end_reason']> = {
   busy: 'busy',
   no_answer: 'no_answer',
   invalid_number: 'invalid_number',
-  declined: 'carrier_error',
+  declined: 'declined',
   carrier_error: 'carrier_error',
 };
 
