@@ -6,6 +6,7 @@ import {
   type ServiceName,
   type Sql,
   TelephonyProviderInfo,
+  TrunkHealthSummary,
   withDeadline,
 } from '@voice/shared';
 import { z } from 'zod';
@@ -34,6 +35,10 @@ export const HealthReport = z
         'The telephony service, which keeps the SIP trunks and carries SIP calls and their audio',
       ),
     }),
+    trunks: TrunkHealthSummary.nullable().describe(
+      'SIP trunks of every account by their latest keep-alive (SIP OPTIONS, about every 30 s); null when no ' +
+        'telephony service answers. Each trunk\u2019s own result is on the trunk (GET /v1/sip-trunks/{trunk_id})',
+    ),
     telephony: TelephonyProviderInfo.nullable().describe(
       'The telephony provider the call service dials through, as it reports itself; null when no call ' +
         'service answers. `simulated`: calls are simulated, no real telephone network is dialed, and the ' +
@@ -77,10 +82,12 @@ export async function checkHealth(
   version: string,
 ): Promise<HealthReport> {
   let telephony: TelephonyProviderInfo | null = null;
+  let trunks: TrunkHealthSummary | null = null;
   const probeService = (name: ServiceName) =>
     timed(async () => {
       const reply = await client.call(HEALTH[name], {}, ctx, { timeoutMs: PROBE_TIMEOUT_MS });
       telephony = reply.telephony ?? telephony;
+      trunks = reply.trunks ?? trunks;
       return reply.status;
     });
   const [database, ...services] = await Promise.all([
@@ -101,5 +108,5 @@ export async function checkHealth(
     ...byName,
   };
   const allOk = Object.values(components).every((c) => c.status === 'ok');
-  return { status: allOk ? 'ok' : 'degraded', version, components, telephony };
+  return { status: allOk ? 'ok' : 'degraded', version, components, trunks, telephony };
 }

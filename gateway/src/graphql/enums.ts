@@ -12,6 +12,7 @@ import {
   RETRYABLE_STATUSES,
   SCOPES,
   SIP_CODECS,
+  SipTrunkHealth,
   SKIP_REASONS,
   WEBHOOK_EVENT_KINDS,
 } from '@voice/shared';
@@ -38,6 +39,7 @@ export const ENUM_VALUES: Record<string, readonly string[]> = {
   Plan: PLANS,
   Scope: SCOPES,
   SipCodec: SIP_CODECS,
+  SipTrunkHealthStatus: SipTrunkHealth.shape.status.options,
 };
 
 /** A value's GraphQL name: UPPER_CASE (`agents:read` is AGENTS_READ). */

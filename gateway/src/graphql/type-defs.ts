@@ -157,6 +157,12 @@ export const typeDefs = /* GraphQL */ `
     "G.711 mu-law (North America, Japan)." PCMU
     "G.711 A-law (most other countries)." PCMA
   }
+  "Whether a SIP trunk answered its last keep-alive."
+  enum SipTrunkHealthStatus {
+    "It answered (any final response but 408 and 5xx)." REACHABLE
+    "It did not, or answered 408 or 5xx." UNREACHABLE
+    "Not checked yet." UNKNOWN
+  }
 
   type Industry { id: ID! name: String! description: String! agentTypeCount: Int! }
   type CollectedDetail { name: String! type: DetailFieldType! description: String! required: Boolean! options: [String!] }
@@ -237,7 +243,10 @@ export const typeDefs = /* GraphQL */ `
   type SipTrunk {
     id: ID! name: String! uri: String! username: String hasPassword: Boolean! numbers: [String!]! isDefault: Boolean!
     maxConcurrentCalls: Int callsPerSecond: Float ringTimeoutSeconds: Int! codecs: [SipCodec!]!
-    createdAt: DateTime! updatedAt: DateTime!
+    health: SipTrunkHealth! createdAt: DateTime! updatedAt: DateTime!
+  }
+  type SipTrunkHealth {
+    status: SipTrunkHealthStatus! checkedAt: DateTime latencyMs: Int sipCode: Int detail: String
   }
 
   type BulkRedelivery { queued: Int! hasMore: Boolean! deliveries: [Redelivery!]! }

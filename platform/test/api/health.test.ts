@@ -45,6 +45,12 @@ describe.each(infraModes())('GET /v1/health (%s)', (mode) => {
     );
   });
 
+  it('counts the SIP trunks of every account by their keep-alive, naming none', async () => {
+    await healthWhen(t.url, (health) =>
+      expect(health.trunks).toEqual({ total: 0, reachable: 0, unreachable: 0, unknown: 0 }),
+    );
+  });
+
   it('reports degraded, naming the component, when a service is stopped: still 200', async () => {
     await t.platform.stopService('call');
     await healthWhen(t.url, (health) => {
@@ -58,6 +64,7 @@ describe.each(infraModes())('GET /v1/health (%s)', (mode) => {
     await t.platform.stopService('telephony');
     await healthWhen(t.url, (health) => {
       expect(health.components.telephony?.status).toBe('unreachable');
+      expect(health.trunks).toBeNull();
       expect(health.components.webhook?.status).toBe('ok');
     });
   });

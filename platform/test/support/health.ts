@@ -6,6 +6,8 @@ export interface Health {
   components: Record<string, { status: string; latency_ms: number }>;
   /** The telephony provider calls go through; null when no call service answered. */
   telephony?: Record<string, unknown> | null;
+  /** Every account's SIP trunks counted by their keep-alive; null when no telephony service answered. */
+  trunks?: Record<string, number> | null;
 }
 
 /**

@@ -77,6 +77,7 @@ function trunk(numbers: string[]): SipTrunk {
     calls_per_second: null,
     ring_timeout_seconds: 30,
     codecs: ['PCMU', 'PCMA'],
+    health: { status: 'unknown', checked_at: null, latency_ms: null, sip_code: null, detail: null },
     created_at: now,
     updated_at: now,
   };

@@ -19,6 +19,7 @@ import { TrunkRouter } from './app/router';
 import { startTrunkKeepAlive } from './app/trunk-health';
 import { TrunksApp } from './app/trunks';
 import { callRepository } from './db/call-repository';
+import { trunkHealthRepository } from './db/trunk-health-repository';
 import { serveCalls } from './handlers/calls';
 import { serveTrunks } from './handlers/trunks';
 import { RtpPortPool, synthesize } from './media';
@@ -95,7 +96,7 @@ export function createTelephonyService(
   const handle = defineService({
     name: 'telephony',
     subscriptions: [
-      serveHealth(deps, 'telephony'),
+      serveHealth(deps, 'telephony', async () => ({ trunks: await trunkHealthRepository.summary(deps.sql) })),
       ...serveTrunks(deps, trunks, router),
       ...serveCalls(deps, dialer),
     ],

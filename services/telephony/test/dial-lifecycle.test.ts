@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { callRpc, HEALTH, TELEPHONY } from '@voice/shared';
 import { infraModes } from '@voice/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trunkHealthRepository } from '../src';
@@ -31,6 +32,12 @@ describe.each(infraModes())('a telephony instance (%s)', (mode) => {
       const [health] = await trunkHealthRepository.latest(h.sql, h.accountId);
       expect(health).toMatchObject({ trunk_id: trunk, ok: true, sip_code: 200, last_error: null });
       expect(health!.latency_ms).toBeGreaterThanOrEqual(0);
+      // The account sees it on the trunk; public health counts it, naming no trunk.
+      const seen = await callRpc(h.bus, TELEPHONY.getTrunk, { trunk_id: trunk }, h.ctx);
+      expect(seen.health).toMatchObject({ status: 'reachable', sip_code: 200, detail: null });
+      expect(Date.parse(seen.health.checked_at!)).toBeGreaterThan(0);
+      const reply = await callRpc(h.bus, HEALTH.telephony, {}, h.ctx);
+      expect(reply.trunks).toEqual({ total: 1, reachable: 1, unreachable: 0, unknown: 0 });
       expect((await sipp.exited).code).toBe(0);
     } finally {
       await sipp.stop();

@@ -63,6 +63,34 @@ const describe = {
   codecs: 'Audio codecs offered to the trunk, in order of preference',
 } as const;
 
+/** The latest keep-alive (SIP OPTIONS) the telephony service sent the trunk, about every 30 s. */
+export const SipTrunkHealth = z
+  .object({
+    status: z
+      .enum(['reachable', 'unreachable', 'unknown'])
+      .describe(
+        '`reachable`: it answered the last keep-alive (any final response but 408 and 5xx); `unreachable`: it did ' +
+          'not, or answered 408 or 5xx; `unknown`: not checked yet',
+      ),
+    checked_at: DateTime.nullable().describe('When it was last checked; null before the first check'),
+    latency_ms: z.number().int().nullable().describe('How long it took to answer; null when unknown'),
+    sip_code: z.number().int().nullable().describe('The status code of its answer; null when none came'),
+    detail: z.string().nullable().describe('Why it is unreachable, in words; null otherwise'),
+  })
+  .meta({ id: 'SipTrunkHealth' });
+export type SipTrunkHealth = z.infer<typeof SipTrunkHealth>;
+
+/** Trunks of every account by their latest keep-alive: counts only, as public health shows them. */
+export const TrunkHealthSummary = z
+  .object({
+    total: z.number().int().describe('SIP trunks of every account'),
+    reachable: z.number().int().describe('Trunks that answered their last keep-alive'),
+    unreachable: z.number().int().describe('Trunks that did not (or answered 408 or 5xx)'),
+    unknown: z.number().int().describe('Trunks not checked yet'),
+  })
+  .meta({ id: 'TrunkHealthSummary' });
+export type TrunkHealthSummary = z.infer<typeof TrunkHealthSummary>;
+
 /** A SIP trunk as the API shows it: the password itself never leaves the telephony service. */
 export const SipTrunk = z
   .object({
@@ -77,6 +105,7 @@ export const SipTrunk = z
     calls_per_second: z.number().nullable().describe(describe.calls_per_second),
     ring_timeout_seconds: z.number().int().describe(describe.ring_timeout_seconds),
     codecs: z.array(SipCodec).describe(describe.codecs),
+    health: SipTrunkHealth.describe('Whether the trunk answers the telephony service’s keep-alives'),
     created_at: DateTime.describe('When it was created'),
     updated_at: DateTime.describe('When it last changed'),
   })

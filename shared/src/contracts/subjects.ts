@@ -35,7 +35,13 @@ import {
 import { E164, Page, PageQuery, Uuid } from './common';
 import { AgentType, AgentTypesRequest, AiModel, Industry, Language, Voice } from './discovery';
 import { rpc } from './rpc-contract';
-import { CreateSipTrunkBody, SipTrunk, TrunkRoute, UpdateSipTrunkBody } from './sip-trunks';
+import {
+  CreateSipTrunkBody,
+  SipTrunk,
+  TrunkHealthSummary,
+  TrunkRoute,
+  UpdateSipTrunkBody,
+} from './sip-trunks';
 import { TelephonyProviderInfo } from './telephony';
 import { SipDialReply, SipDialRequest, SipHangupReply, SipHangupRequest } from './telephony-calls';
 import { BulkRedeliverShape, BulkRedelivery, boundedRange, WebhookDelivery } from './webhook';
@@ -54,6 +60,8 @@ export const HealthReply = z.object({
   checks: z.record(z.string(), z.enum(['ok', 'failing'])),
   /** The call service's: the telephony provider it dials through. */
   telephony: TelephonyProviderInfo.optional(),
+  /** The telephony service's: its trunks by their latest keep-alive. */
+  trunks: TrunkHealthSummary.optional(),
 });
 export type HealthReply = z.infer<typeof HealthReply>;
 

@@ -104,10 +104,13 @@ export const HEALTH_DATABASE_DEADLINE_MS = 1_000;
  * Answers `<service>.health` with the service's own view: the bus reached it, can it reach its
  * database? `extra` goes into every reply as it is (the call service names its telephony provider).
  */
+type HealthExtra = Pick<HealthReply, 'telephony' | 'trunks'>;
+
 export function serveHealth(
   deps: ServiceDeps,
   name: ServiceName,
-  extra: Pick<HealthReply, 'telephony'> = {},
+  /** What the service adds to its answer; a function is asked each time, once the database answered. */
+  extra: HealthExtra | (() => Promise<HealthExtra>) = {},
 ): Subscription {
   const instance = `${name}-${randomUUID().slice(0, 8)}`;
   const started = Date.now();
@@ -125,13 +128,21 @@ export function serveHealth(
         () => 'ok' as const,
         () => 'failing' as const,
       );
+      const more =
+        typeof extra !== 'function'
+          ? extra
+          : database === 'ok'
+            ? await withDeadline(extra(), HEALTH_DATABASE_DEADLINE_MS, `${name} health details`).catch(
+                () => ({}),
+              )
+            : {};
       return {
         service: name,
         status: database === 'ok' ? ('ok' as const) : ('degraded' as const),
         instance,
         uptime_seconds: Math.round((Date.now() - started) / 1000),
         checks: { database },
-        ...extra,
+        ...more,
       };
     },
     { queue: name, log: deps.log },

@@ -1,4 +1,4 @@
-import type { Sql } from '@voice/shared';
+import type { Sql, TrunkHealthSummary } from '@voice/shared';
 
 /** A trunk due for its keep-alive, with what pinging it needs (the password is for digest only). */
 export interface DueTrunk {
@@ -49,6 +49,18 @@ export const trunkHealthRepository = {
          SET ok = ${result.ok}, latency_ms = ${Math.round(result.latencyMs)}, sip_code = ${result.sipCode},
              last_error = ${result.error}, checked_at = now()
        WHERE trunk_id = ${trunkId}`;
+  },
+
+  /** Every account's trunks counted by their latest result (public health shows counts only). */
+  async summary(sql: Sql): Promise<TrunkHealthSummary> {
+    const [row] = await sql<TrunkHealthSummary[]>`
+      SELECT count(*)::int AS total,
+             count(*) FILTER (WHERE h.ok)::int AS reachable,
+             count(*) FILTER (WHERE NOT h.ok)::int AS unreachable,
+             count(*) FILTER (WHERE h.ok IS NULL)::int AS unknown
+        FROM telephony.trunks t
+        LEFT JOIN telephony.trunk_health h ON h.trunk_id = t.id AND h.checked_at IS NOT NULL`;
+    return row!;
   },
 
   /** The latest results, of one account's trunks or of all. */

@@ -3,11 +3,19 @@ import type { TrunkFields, TrunkRow } from './trunk-rows';
 
 type Db = Sql | TransactionSql;
 
-/** Every column a read returns: the trunk's own, and its numbers in the order given. */
+/**
+ * Every column a read returns: the trunk's own, its numbers in the order given, and its latest
+ * keep-alive (null columns before the first).
+ */
 const SELECT_TRUNK = (db: Db) => db`
   t.id, t.account_id, t.name, t.uri, t.username, t.password, t.is_default, t.max_concurrent_calls,
   t.calls_per_second, t.ring_timeout_seconds, t.codecs, t.created_at, t.updated_at,
-  ARRAY(SELECT n.number FROM telephony.trunk_numbers n WHERE n.trunk_id = t.id ORDER BY n.position) AS numbers`;
+  ARRAY(SELECT n.number FROM telephony.trunk_numbers n WHERE n.trunk_id = t.id ORDER BY n.position) AS numbers,
+  h.ok AS health_ok, h.checked_at AS health_checked_at, h.latency_ms AS health_latency_ms,
+  h.sip_code AS health_sip_code, h.last_error AS health_error`;
+/** The trunks table with its keep-alive results: what SELECT_TRUNK reads from. */
+const TRUNKS = (db: Db) =>
+  db`telephony.trunks t LEFT JOIN telephony.trunk_health h ON h.trunk_id = t.id AND h.checked_at IS NOT NULL`;
 
 /** A number another trunk of the account already holds. */
 export interface TakenNumber {
@@ -23,7 +31,7 @@ export const trunkRepository = {
 
   async find(db: Db, accountId: string, id: string, options: { lock?: boolean } = {}) {
     const [row] = await db<TrunkRow[]>`
-      SELECT ${SELECT_TRUNK(db)} FROM telephony.trunks t
+      SELECT ${SELECT_TRUNK(db)} FROM ${TRUNKS(db)}
       WHERE t.id = ${id} AND t.account_id = ${accountId} ${options.lock ? db`FOR UPDATE OF t` : db``}`;
     return row;
   },
@@ -31,7 +39,7 @@ export const trunkRepository = {
   async page(db: Db, accountId: string, page: PageQuery): Promise<{ rows: TrunkRow[]; total: number }> {
     const rows = await db<(TrunkRow & { total: number })[]>`
       SELECT ${SELECT_TRUNK(db)}, count(*) OVER ()::int AS total
-      FROM telephony.trunks t WHERE t.account_id = ${accountId}
+      FROM ${TRUNKS(db)} WHERE t.account_id = ${accountId}
       ORDER BY t.created_at DESC, t.id LIMIT ${page.page_size} OFFSET ${(page.page - 1) * page.page_size}`;
     const total = await pageTotal(
       rows,
@@ -87,7 +95,7 @@ export const trunkRepository = {
       SELECT ${SELECT_TRUNK(db)},
              EXISTS (SELECT 1 FROM telephony.trunk_numbers n
                       WHERE n.account_id = ${accountId} AND n.number = ${sourceNumber} AND n.trunk_id = t.id) AS by_number
-      FROM telephony.trunks t
+      FROM ${TRUNKS(db)}
       WHERE t.account_id = ${accountId}
         AND (t.is_default OR t.id = (SELECT trunk_id FROM telephony.trunk_numbers
                                       WHERE account_id = ${accountId} AND number = ${sourceNumber}))`;

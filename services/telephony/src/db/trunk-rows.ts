@@ -1,4 +1,4 @@
-import type { SipCodec, SipTrunk } from '@voice/shared/contracts';
+import type { SipCodec, SipTrunk, SipTrunkHealth } from '@voice/shared/contracts';
 
 /** A row of telephony.trunks with its numbers, as reads select it. */
 export interface TrunkRow {
@@ -17,10 +17,29 @@ export interface TrunkRow {
   numbers: string[];
   created_at: Date;
   updated_at: Date;
+  /** The latest keep-alive; all null before the first. */
+  health_ok: boolean | null;
+  health_checked_at: Date | null;
+  health_latency_ms: number | null;
+  health_sip_code: number | null;
+  health_error: string | null;
 }
 
 /** The columns a create or an update writes (numbers live in their own table). */
-export type TrunkFields = Omit<TrunkRow, 'id' | 'account_id' | 'numbers' | 'created_at' | 'updated_at'>;
+export type TrunkFields = Omit<
+  TrunkRow,
+  'id' | 'account_id' | 'numbers' | 'created_at' | 'updated_at' | `health_${string}`
+>;
+
+function healthOf(row: TrunkRow): SipTrunkHealth {
+  return {
+    status: row.health_ok === null ? 'unknown' : row.health_ok ? 'reachable' : 'unreachable',
+    checked_at: row.health_checked_at?.toISOString() ?? null,
+    latency_ms: row.health_latency_ms,
+    sip_code: row.health_sip_code,
+    detail: row.health_ok === false ? (row.health_error ?? 'no answer') : null,
+  };
+}
 
 /** The API's view of a trunk: `has_password` in place of the password. */
 export function toSipTrunk(row: TrunkRow): SipTrunk {
@@ -36,6 +55,7 @@ export function toSipTrunk(row: TrunkRow): SipTrunk {
     calls_per_second: row.calls_per_second,
     ring_timeout_seconds: row.ring_timeout_seconds,
     codecs: row.codecs,
+    health: healthOf(row),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
