@@ -1,12 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { infraModes } from '@voice/shared/testing';
+import {
+  type Baresip,
+  bestCorrelation,
+  decimate,
+  envelope,
+  readPcmWav,
+  startBaresip,
+  trimSilence,
+} from '@voice/shared/testing/sip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import wavefile from 'wavefile';
 import { synthesize } from '../src/media';
-import { bestCorrelation, envelope } from './media-support';
-import { type Baresip, startBaresip } from './support/baresip';
 import { DialHarness, until } from './support/dial-harness';
 
 // A real call over the bus to baresip as a person: it answers, speaks, listens and records; the
@@ -17,22 +22,6 @@ const SPEECH = {
   end_flow: 'Thank you for your time, goodbye.',
 };
 const CALLEE_SAYS = 'Yes, hello, I can hear you.';
-
-interface Wav {
-  channels: Int16Array[];
-  rate: number;
-}
-
-async function readWav(file: string): Promise<Wav> {
-  const wav = new wavefile.WaveFile(await readFile(file));
-  const fmt = wav.fmt as { numChannels: number; sampleRate: number; bitsPerSample: number };
-  expect(fmt.bitsPerSample).toBe(16);
-  const samples = wav.getSamples(false, Int16Array) as unknown as Int16Array | Int16Array[];
-  return {
-    channels: fmt.numChannels === 1 ? [samples as Int16Array] : (samples as Int16Array[]),
-    rate: fmt.sampleRate,
-  };
-}
 
 /** The 20 ms energy envelope of a signal at `rate`. */
 const env = (pcm: Int16Array, rate = 8000) => envelope(pcm, rate / 50);
@@ -75,7 +64,7 @@ describe.each(infraModes())('a call to baresip (%s)', (mode) => {
     expect(end.duration_seconds).toBeGreaterThan(agentSaid.length / 8000);
 
     // Our recording: stereo 8 kHz, the agent left, baresip right.
-    const ours = await readWav(path.join(h.recordings, 'recordings', `${callId}.wav`));
+    const ours = await readPcmWav(path.join(h.recordings, 'recordings', `${callId}.wav`));
     expect(ours.rate).toBe(8000);
     expect(ours.channels).toHaveLength(2);
     const [left, right] = ours.channels as [Int16Array, Int16Array];
@@ -83,7 +72,7 @@ describe.each(infraModes())('a call to baresip (%s)', (mode) => {
     const agentMatch = bestCorrelation(env(agentSaid), env(left));
     // Not 1: the 20 ms clock skips a slot when the event loop stalls, shifting what follows.
     expect(agentMatch.r, 'the left channel holds the start flow').toBeGreaterThan(0.7);
-    const played = trimSilence((await readWav(baresip.played)).channels[0]!);
+    const played = trimSilence((await readPcmWav(baresip.played)).channels[0]!);
     const calleeMatch = bestCorrelation(env(played), env(right));
     expect(calleeMatch.r, 'the right channel holds what baresip played').toBeGreaterThan(0.7);
     // Baresip's own speech is not in the agent's channel.
@@ -91,22 +80,10 @@ describe.each(infraModes())('a call to baresip (%s)', (mode) => {
 
     // Baresip's recording of what it heard holds the agent's speech.
     await until(async () => (await baresip.heard()) !== undefined, 5_000, 'baresip recording');
-    const heard = await readWav((await baresip.heard())!);
+    const heard = await readPcmWav((await baresip.heard())!);
     const heardPcm = heard.channels[0]!;
     expect(heardPcm.length / heard.rate).toBeLessThanOrEqual(end.duration_seconds + 1);
     const resampled = heard.rate === 8000 ? heardPcm : decimate(heardPcm, heard.rate / 8000);
     expect(bestCorrelation(env(agentSaid), env(resampled)).r, 'baresip heard the agent').toBeGreaterThan(0.7);
   });
 });
-
-/** Without the silence after the last sound. */
-function trimSilence(pcm: Int16Array): Int16Array {
-  let end = pcm.length;
-  while (end > 0 && Math.abs(pcm[end - 1]!) < 64) end--;
-  return pcm.subarray(0, end);
-}
-
-/** Every `factor`-th sample: enough for an energy envelope. */
-function decimate(pcm: Int16Array, factor: number): Int16Array {
-  return Int16Array.from({ length: Math.floor(pcm.length / factor) }, (_, i) => pcm[Math.floor(i * factor)]!);
-}

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { callRpc, HEALTH, TELEPHONY } from '@voice/shared';
 import { infraModes } from '@voice/shared/testing';
+import { answerScenario, optionsScenario, startSipp } from '@voice/shared/testing/sip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trunkHealthRepository } from '../src';
 import { DialHarness, until } from './support/dial-harness';
-import { answerScenario, optionsScenario } from './support/scenarios';
-import { startSipp } from './support/sipp';
 
 // The life of a telephony instance around its calls: OPTIONS keep-alive to trunks, and a stop that
 // ends live calls with BYE before the SIP user agent closes.

@@ -1,10 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { infraModes } from '@voice/shared/testing';
+import { answerScenario, type Sipp, startSipp } from '@voice/shared/testing/sip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DialHarness, rtpRange, until } from './support/dial-harness';
-import { answerScenario } from './support/scenarios';
-import { type Sipp, startSipp } from './support/sipp';
 
 // A telephony instance killed mid-call (SIGKILL: no BYE, no cleanup): another instance sees its
 // lease lapse and ends the call, with exactly one `ended` event, and nothing dials it again.

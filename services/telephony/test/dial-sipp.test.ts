@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { infraModes } from '@voice/shared/testing';
+import { rejectScenario, ringUntilCancelScenario, type Sipp, startSipp } from '@voice/shared/testing/sip';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DialHarness, until } from './support/dial-harness';
-import { rejectScenario, ringUntilCancelScenario } from './support/scenarios';
-import { type Sipp, startSipp } from './support/sipp';
 
 // Dialing over the bus, against sipp as the far end: what the call service hears as progress.
 

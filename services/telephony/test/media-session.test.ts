@@ -2,10 +2,11 @@ import { once } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { bestCorrelation, envelope } from '@voice/shared/testing/sip';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import wavefile from 'wavefile';
 import { type RtcpReport, type RtpPortPool, RtpSession, synthesize } from '../src/media';
-import { answerSdp, bestCorrelation, envelope, testPool } from './media-support';
+import { answerSdp, testPool } from './media-support';
 
 let dir: string;
 let pool: RtpPortPool;

@@ -34,39 +34,3 @@ export function answerSdp(port: number, payloads = '0 101'): string {
     '',
   ].join('\r\n');
 }
-
-/** RMS of each 20 ms frame. */
-export function envelope(pcm: ArrayLike<number>, frame = 160): number[] {
-  const out: number[] = [];
-  for (let start = 0; start + frame <= pcm.length; start += frame) {
-    let sum = 0;
-    for (let i = start; i < start + frame; i++) sum += (pcm[i] as number) ** 2;
-    out.push(Math.sqrt(sum / frame));
-  }
-  return out;
-}
-
-/** Best Pearson correlation of `needle` against `haystack` over every lag. */
-export function bestCorrelation(needle: number[], haystack: number[]): { r: number; lag: number } {
-  let best = { r: -1, lag: -1 };
-  for (let lag = 0; lag + needle.length <= haystack.length; lag++) {
-    const r = pearson(needle, haystack.slice(lag, lag + needle.length));
-    if (r > best.r) best = { r, lag };
-  }
-  return best;
-}
-
-function pearson(a: number[], b: number[]): number {
-  const n = a.length;
-  const ma = a.reduce((s, x) => s + x, 0) / n;
-  const mb = b.reduce((s, x) => s + x, 0) / n;
-  let num = 0;
-  let da = 0;
-  let db = 0;
-  for (let i = 0; i < n; i++) {
-    num += (a[i]! - ma) * (b[i]! - mb);
-    da += (a[i]! - ma) ** 2;
-    db += (b[i]! - mb) ** 2;
-  }
-  return da === 0 || db === 0 ? 0 : num / Math.sqrt(da * db);
-}

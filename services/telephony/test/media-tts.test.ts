@@ -1,6 +1,6 @@
+import { envelope } from '@voice/shared/testing/sip';
 import { describe, expect, it } from 'vitest';
 import { synthesize, TtsError } from '../src/media';
-import { envelope } from './media-support';
 
 const SENTENCE = 'Hello, this is the voice platform calling about your appointment tomorrow.';
 

@@ -1,9 +1,14 @@
+import {
+  answerScenario,
+  digestScenario,
+  farEndHangsUpScenario,
+  freeUdpAndTcpPort,
+  startSipp,
+} from '@voice/shared/testing/sip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inviteOutcome } from '../src/domain/sip-outcome';
 import type { SipUserAgent } from '../src/sip';
 import { dial, startAgent } from './support/agent';
-import { answerScenario, digestScenario, farEndHangsUpScenario } from './support/scenarios';
-import { freeUdpAndTcpPort, startSipp } from './support/sipp';
 
 // Answered calls against sipp on loopback: digest authentication, BYE from either side, a
 // re-INVITE from the far end, an answer without SDP.

@@ -1,11 +1,10 @@
 import { createSocket } from 'node:dgram';
 import { createServer } from 'node:net';
+import { freeUdpAndTcpPort, optionsScenario, startSipp } from '@voice/shared/testing/sip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inviteOutcome } from '../src/domain/sip-outcome';
 import { SipConfigError, type SipUserAgent } from '../src/sip';
 import { dial, OFFER, startAgent } from './support/agent';
-import { optionsScenario } from './support/scenarios';
-import { freeUdpAndTcpPort, startSipp } from './support/sipp';
 
 // Far ends that misbehave or are not there: garbage answers, closed ports, silence. Each ends the
 // call with a cause the platform maps to carrier_error, within the (shortened) transaction timers.

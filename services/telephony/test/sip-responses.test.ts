@@ -1,9 +1,8 @@
+import { rejectScenario, ringUntilCancelScenario, startSipp } from '@voice/shared/testing/sip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inviteOutcome } from '../src/domain/sip-outcome';
 import type { SipUserAgent } from '../src/sip';
 import { dial, startAgent } from './support/agent';
-import { rejectScenario, ringUntilCancelScenario } from './support/scenarios';
-import { startSipp } from './support/sipp';
 
 // Every final response a trunk gives to our INVITE, from a real sipp far end on loopback, through
 // to the call outcome the platform records.

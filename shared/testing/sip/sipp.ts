@@ -3,9 +3,9 @@ import { createSocket } from 'node:dgram';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '@voice/shared/net';
+import { freePort } from '../../src/net';
 
-// sipp (sip-tester) as an independent far end on loopback: one call (-m 1), a global timeout so a
+// sipp (sip-tester) as an independent far end on loopback: one call (-m 1) unless told, a global timeout so a
 // stuck scenario cannot hang the run, ready once its port shows up in /proc/net.
 
 export interface Sipp {
@@ -22,13 +22,15 @@ export interface SippOptions {
   scenario: string | 'uas';
   transport: 'udp' | 'tcp';
   timeoutSeconds?: number;
+  /** Calls to take before exiting (default 1); more when keep-alive OPTIONS count as calls too. */
+  calls?: number;
   extraArgs?: string[];
 }
 
 export async function startSipp(options: SippOptions): Promise<Sipp> {
   const dir = await mkdtemp(path.join(tmpdir(), 'sipp-'));
   const port = await freeUdpAndTcpPort();
-  const args = ['-i', '127.0.0.1', '-p', String(port), '-m', '1', '-nostdin'];
+  const args = ['-i', '127.0.0.1', '-p', String(port), '-m', String(options.calls ?? 1), '-nostdin'];
   args.push('-t', options.transport === 'udp' ? 'u1' : 't1');
   args.push('-timeout', `${options.timeoutSeconds ?? 15}s`, '-timeout_error', '-trace_err');
   if (options.scenario === 'uas') args.push('-sn', 'uas');

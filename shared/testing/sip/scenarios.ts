@@ -156,3 +156,21 @@ export function farEndHangsUpScenario(options: { reInvite: boolean }): string {
 export function optionsScenario(status: string): string {
   return wrap([recv('OPTIONS'), response(status)].join('\n'));
 }
+
+/**
+ * `scenario` that also answers an OPTIONS keep-alive with 200: a platform's telephony service pings
+ * every trunk, and sipp starts the scenario afresh for each new Call-ID, so the ping must fit it.
+ */
+export function withKeepAlive(scenario: string): string {
+  const start = scenario.indexOf('<scenario name="test">\n') + '<scenario name="test">\n'.length;
+  const end = scenario.lastIndexOf('</scenario>');
+  return [
+    scenario.slice(0, start),
+    '  <recv request="OPTIONS" optional="true" next="keepalive"/>\n',
+    scenario.slice(start, end),
+    '  <nop next="done"/>\n  <label id="keepalive"/>\n',
+    response('200 OK'),
+    '\n  <label id="done"/>\n',
+    scenario.slice(end),
+  ].join('');
+}

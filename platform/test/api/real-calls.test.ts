@@ -1,0 +1,187 @@
+import type { Call, CampaignContact } from '@voice/shared';
+import { infraModes } from '@voice/shared/testing';
+import {
+  answerScenario,
+  type Baresip,
+  digestScenario,
+  freeUdpAndTcpPort,
+  rejectScenario,
+  type Sipp,
+  startBaresip,
+  startSipp,
+  withKeepAlive,
+} from '@voice/shared/testing/sip';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { TestAccount } from '../support/accounts';
+import { placeCallAndWait } from '../support/calls';
+import { startTestPlatform, type TestPlatform } from '../support/harness';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+import { campaignApi, pollingAccount } from './campaigns-support';
+import {
+  CALLEE_SAYS,
+  createFlowsAgent,
+  createTrunk,
+  endedWebhooksFor,
+  expectBaresipHeardAgent,
+  expectCompletedOverTrunk,
+  expectRecordingOfCall,
+  statusesOf,
+  telephonyConfig,
+} from './real-calls-support';
+import { settledDeliveries } from './webhook-support';
+
+/**
+ * Real calls through the public API, end to end: a trunk created over REST, POST /v1/call, the
+ * telephony service dialing over SIP on loopback to baresip (a person: answers, speaks, records)
+ * or sipp (scripted answers), the call record, CALL_ENDED webhooks, the recording served with
+ * Range, and a campaign over the trunk. (A number no trunk holds with SIMULATED_CARRIER=off is in
+ * calls-sip.test.ts.) DTMF is not tested: the dial path sends none yet.
+ */
+describe.each(infraModes())('real calls over a SIP trunk (%s)', (mode) => {
+  let t: TestPlatform;
+  let acme: TestAccount;
+  let receiver: WebhookReceiver;
+  let agentId: string;
+  const farEnds: { stop(): Promise<void> }[] = [];
+  let nextNumber = 0;
+  /** A source number of its own for each trunk, so each call's route is unambiguous. */
+  const number = () => `+1415555${String(4000 + nextNumber++)}`;
+
+  beforeAll(async () => {
+    t = await startTestPlatform(mode, { config: { ...telephonyConfig(), WEBHOOK_RETRY_BASE_MS: 200 } });
+    acme = await pollingAccount(t, 'Acme');
+    receiver = await startWebhookReceiver();
+    agentId = await createFlowsAgent(t.url, acme.key, `${receiver.url}/ok/hooks`);
+  }, 60_000);
+  afterEach(async () => {
+    await Promise.all(farEnds.splice(0).map((f) => f.stop()));
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await t?.stop();
+  });
+
+  /** sipp playing `scenario` for one call, also answering the trunk's keep-alive pings. */
+  const sipp = async (scenario: string, extraArgs: string[] = []): Promise<Sipp> => {
+    const far = await startSipp({
+      scenario: withKeepAlive(scenario),
+      transport: 'udp',
+      calls: 100,
+      timeoutSeconds: 90,
+      extraArgs,
+    });
+    farEnds.push(far);
+    return far;
+  };
+
+  const callFrom = (source_number: string, phone_number = '+15550002222') =>
+    placeCallAndWait(t.url, acme.key, { agent_id: agentId, source_number, phone_number }, 60_000);
+
+  /** The one CALL_ENDED the webhook service delivered for this call, once every delivery is final. */
+  const deliveredOnce = async (call: Call, deliveries: number) => {
+    await settledDeliveries(t.url, acme.key, agentId, deliveries);
+    const events = endedWebhooksFor(receiver.received, call.id);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.data).toMatchObject({ status: call.status, call_end_reason: call.call_end_reason });
+  };
+  let deliveries = 0;
+
+  it('baresip answers, hears the agent and speaks; the record, webhook and recording say so', async () => {
+    const baresip: Baresip = await startBaresip(CALLEE_SAYS);
+    farEnds.push(baresip);
+    const from = number();
+    const trunk = await createTrunk(t.url, acme.key, {
+      uri: `${baresip.uri};transport=udp`,
+      numbers: [from],
+    });
+    const call = await callFrom(from);
+
+    expectCompletedOverTrunk(call, trunk.id);
+    expect(call.call_end_reason).toBe('agent_hung_up');
+    expect(await statusesOf(t.databaseUrl, call.id)).toEqual([
+      'initializing',
+      'ringing',
+      'in_progress',
+      'completed',
+    ]);
+    await deliveredOnce(call, ++deliveries);
+    await expectRecordingOfCall(call, [t.url], baresip);
+    await expectBaresipHeardAgent(baresip, call);
+  }, 90_000);
+
+  it.each([
+    ['486 Busy Here', { status: 'busy', call_end_reason: 'busy' }],
+    ['404 Not Found', { status: 'failed', call_end_reason: 'invalid_number' }],
+    ['603 Decline', { status: 'failed', call_end_reason: 'declined' }],
+  ] as const)(
+    'a far end answering %s ends the call as it says, with its SIP code',
+    async (answer, outcome) => {
+      const far = await sipp(rejectScenario(answer));
+      const from = number();
+      const trunk = await createTrunk(t.url, acme.key, { uri: far.uri, numbers: [from] });
+      const call = await callFrom(from);
+      const [code, ...reason] = answer.split(' ');
+      expect(call).toMatchObject({
+        ...outcome,
+        duration_seconds: 0,
+        transcript: [],
+        telephony: {
+          carrier: 'sip',
+          trunk_id: trunk.id,
+          sip_code: Number(code),
+          sip_reason: reason.join(' '),
+        },
+      });
+      await deliveredOnce(call, ++deliveries);
+    },
+    60_000,
+  );
+
+  it('answers a digest challenge with the trunk’s username and password, and completes', async () => {
+    const far = await sipp(digestScenario(401, 'alice', 's3cret-pass'), [
+      '-rtp_echo',
+      '-mp',
+      String(await freeUdpAndTcpPort()),
+    ]);
+    const from = number();
+    const trunk = await createTrunk(t.url, acme.key, {
+      uri: far.uri,
+      numbers: [from],
+      username: 'alice',
+      password: 's3cret-pass',
+    });
+    const call = await callFrom(from);
+    // sipp's verifyauth answers 403 to a wrong digest: completed means ours was right.
+    expectCompletedOverTrunk(call, trunk.id);
+    await deliveredOnce(call, ++deliveries);
+  }, 60_000);
+
+  it('runs a campaign over the trunk: every contact is called over SIP and completes', async () => {
+    const far = await sipp(answerScenario({ sdp: true }), [
+      '-rtp_echo',
+      '-mp',
+      String(await freeUdpAndTcpPort()),
+    ]);
+    const from = number();
+    const trunk = await createTrunk(t.url, acme.key, { uri: far.uri, numbers: [from] });
+    const campaigns = campaignApi(t.url, acme.key);
+    const created = await campaigns.create({
+      name: 'Over the trunk',
+      agent_id: agentId,
+      phone_number: from,
+      max_concurrent_calls: 2,
+      contacts: [
+        { phone: '+15550003001', name: 'Ada' },
+        { phone: '+15550003002', name: 'Ben' },
+        { phone: '+15550003003', name: 'Cy' },
+      ],
+    });
+    const done = await campaigns.waitFor(created.id, (c) => c.status === 'completed', 90_000);
+    expect(done.counts).toMatchObject({ total: 3, completed: 3 });
+    const contacts: CampaignContact[] = await campaigns.contacts(created.id);
+    expect(contacts.map((c) => c.state)).toEqual(['completed', 'completed', 'completed']);
+    const calls: Call[] = await campaigns.calls(created.id);
+    expect(calls).toHaveLength(3);
+    for (const call of calls) expectCompletedOverTrunk(call, trunk.id);
+  }, 120_000);
+});

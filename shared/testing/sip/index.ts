@@ -1,0 +1,4 @@
+export * from './audio';
+export * from './baresip';
+export * from './scenarios';
+export * from './sipp';
