@@ -35,7 +35,13 @@ export function telephonyConfig(): { SIP_BIND_ADDRESS: string; RTP_PORT_MIN: num
 export async function createTrunk(
   url: string,
   key: string,
-  body: { uri: string; numbers: string[]; username?: string; password?: string },
+  body: {
+    uri: string;
+    numbers: string[];
+    username?: string;
+    password?: string;
+    ring_timeout_seconds?: number;
+  },
 ): Promise<SipTrunk> {
   const res = await api<Envelope<SipTrunk>>(url, 'POST', '/v1/sip-trunks', {
     key,

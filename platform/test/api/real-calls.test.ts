@@ -6,6 +6,7 @@ import {
   digestScenario,
   freeUdpAndTcpPort,
   rejectScenario,
+  ringUntilCancelScenario,
   type Sipp,
   startBaresip,
   startSipp,
@@ -111,8 +112,12 @@ describe.each(infraModes())('real calls over a SIP trunk (%s)', (mode) => {
 
   it.each([
     ['486 Busy Here', { status: 'busy', call_end_reason: 'busy' }],
+    ['600 Busy Everywhere', { status: 'busy', call_end_reason: 'busy' }],
+    ['480 Temporarily Unavailable', { status: 'no_answer', call_end_reason: 'no_answer' }],
+    ['408 Request Timeout', { status: 'no_answer', call_end_reason: 'no_answer' }],
     ['404 Not Found', { status: 'failed', call_end_reason: 'invalid_number' }],
     ['603 Decline', { status: 'failed', call_end_reason: 'declined' }],
+    ['503 Service Unavailable', { status: 'failed', call_end_reason: 'carrier_error' }],
   ] as const)(
     'a far end answering %s ends the call as it says, with its SIP code',
     async (answer, outcome) => {
@@ -137,24 +142,46 @@ describe.each(infraModes())('real calls over a SIP trunk (%s)', (mode) => {
     60_000,
   );
 
-  it('answers a digest challenge with the trunk’s username and password, and completes', async () => {
-    const far = await sipp(digestScenario(401, 'alice', 's3cret-pass'), [
-      '-rtp_echo',
-      '-mp',
-      String(await freeUdpAndTcpPort()),
-    ]);
+  it('cancels a call still ringing at the trunk’s ring timeout: no_answer, 487', async () => {
+    const far = await sipp(ringUntilCancelScenario());
     const from = number();
     const trunk = await createTrunk(t.url, acme.key, {
       uri: far.uri,
       numbers: [from],
-      username: 'alice',
-      password: 's3cret-pass',
+      ring_timeout_seconds: 5,
     });
     const call = await callFrom(from);
-    // sipp's verifyauth answers 403 to a wrong digest: completed means ours was right.
-    expectCompletedOverTrunk(call, trunk.id);
+    expect(call).toMatchObject({
+      status: 'no_answer',
+      call_end_reason: 'no_answer',
+      duration_seconds: 0,
+      telephony: { carrier: 'sip', trunk_id: trunk.id, sip_code: 487, sip_reason: 'Request Terminated' },
+    });
     await deliveredOnce(call, ++deliveries);
   }, 60_000);
+
+  it.each([401, 407] as const)(
+    'answers a %i digest challenge with the trunk’s username and password, and completes',
+    async (kind) => {
+      const far = await sipp(digestScenario(kind, 'alice', 's3cret-pass'), [
+        '-rtp_echo',
+        '-mp',
+        String(await freeUdpAndTcpPort()),
+      ]);
+      const from = number();
+      const trunk = await createTrunk(t.url, acme.key, {
+        uri: far.uri,
+        numbers: [from],
+        username: 'alice',
+        password: 's3cret-pass',
+      });
+      const call = await callFrom(from);
+      // sipp's verifyauth answers 403 to a wrong digest (401): completed means ours was right.
+      expectCompletedOverTrunk(call, trunk.id);
+      await deliveredOnce(call, ++deliveries);
+    },
+    60_000,
+  );
 
   it('runs a campaign over the trunk: every contact is called over SIP and completes', async () => {
     const far = await sipp(answerScenario({ sdp: true }), [
