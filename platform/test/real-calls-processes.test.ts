@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ConfigSchema, createLogger, JetStreamRecordingStore, openRecordingStore } from '@voice/shared';
+import {
+  type Call,
+  ConfigSchema,
+  createLogger,
+  JetStreamRecordingStore,
+  openRecordingStore,
+} from '@voice/shared';
 import { createTestDatabase, infraModes, type TestDatabase, testInfra } from '@voice/shared/testing';
 import { type Baresip, startBaresip } from '@voice/shared/testing/sip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +25,8 @@ import {
 } from './api/real-calls-support';
 import { settledDeliveries } from './api/webhook-support';
 import { createAccount } from './support/accounts';
-import { placeCallAndWait } from './support/calls';
+import { callWhen, placeCallAndWait } from './support/calls';
+import { api, type Envelope } from './support/http';
 import { type PlatformProcess, spawnPlatform, spawnService } from './support/process';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
@@ -37,6 +44,7 @@ describe.runIf(infraModes().includes('nats'))('a real call across processes (NAT
   let env: Record<string, string>;
   let processes: PlatformProcess[] = [];
   let gateways: [PlatformProcess, PlatformProcess];
+  let telephonyProcess: PlatformProcess;
   let receiver: WebhookReceiver;
   let baresip: Baresip;
 
@@ -72,6 +80,7 @@ describe.runIf(infraModes().includes('nats'))('a real call across processes (NAT
     ]);
     processes.push(...rest);
     gateways = [first, rest[0]!];
+    telephonyProcess = rest[4]!;
     [receiver, baresip] = await Promise.all([startWebhookReceiver(), startBaresip(CALLEE_SAYS)]);
   }, 180_000);
 
@@ -119,4 +128,63 @@ describe.runIf(infraModes().includes('nats'))('a real call across processes (NAT
     await expectRecordingOfCall(call, [a, b], baresip);
     await expectBaresipHeardAgent(baresip, call);
   }, 120_000);
+
+  it('a telephony process killed mid-call: another ends the call once, and nobody is dialed again', async () => {
+    const [a, b] = [gateways[0].url!, gateways[1].url!];
+    const { key } = await createAccount(
+      { url: a, adminToken },
+      { plan: 'enterprise', rateLimitPerMinute: 1_000_000 },
+    );
+    // A start flow that keeps the call up (about a minute of speech) until the kill.
+    const agent = await api<Envelope<{ id: string }>>(a, 'POST', '/v1/agents', {
+      key,
+      body: {
+        name: 'Long talker',
+        start_flow: Array(12)
+          .fill('This is a long message about your appointment tomorrow morning.')
+          .join(' '),
+        end_flow: 'Goodbye.',
+        webhook_config: { url: `${receiver.url}/ok/lost`, events: ['CALL_ENDED'] },
+      },
+    });
+    expect(agent.status, agent.text).toBe(201);
+    const from = '+14155554901';
+    await createTrunk(b, key, { uri: `${baresip.uri};transport=udp`, numbers: [from] });
+    const placed = await api<Envelope<Call>>(a, 'POST', '/v1/call', {
+      key,
+      body: { agent_id: agent.body.data.id, source_number: from, phone_number: '+15550002222' },
+    });
+    expect(placed.status, placed.text).toBe(201);
+    const id = placed.body.data.id;
+    await callWhen(
+      a,
+      key,
+      id,
+      (call) => call.status === 'in_progress' || call.ended_at !== null,
+      60_000,
+    ).then((call) => expect(call.status, JSON.stringify(call)).toBe('in_progress'));
+
+    const killed = telephonyProcess;
+    killed.child.kill('SIGKILL');
+    await killed.exited;
+    processes = processes.filter((p) => p !== killed);
+    // Its replacement ends the calls of the instance whose lease lapsed.
+    telephonyProcess = await spawnService('telephony', env);
+    processes.push(telephonyProcess);
+
+    const ended = await callWhen(b, key, id, (call) => call.ended_at !== null, 90_000);
+    expect(ended).toMatchObject({
+      status: 'completed',
+      ended_by: 'system',
+      call_end_reason: 'carrier_error',
+    });
+    expect(await statusesOf(database.url, id)).toEqual([
+      'initializing',
+      'ringing',
+      'in_progress',
+      'completed',
+    ]);
+    await settledDeliveries(b, key, agent.body.data.id, 1);
+    expect(endedWebhooksFor(receiver.received, id)).toHaveLength(1);
+  }, 180_000);
 });

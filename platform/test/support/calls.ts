@@ -2,6 +2,25 @@ import type { Call, MakeCallBody } from '@voice/shared';
 import { expect } from 'vitest';
 import { api, type Envelope } from './http';
 
+/** Polls GET /v1/calls/{id} until `done` holds for the call. */
+export async function callWhen(
+  baseUrl: string,
+  key: string,
+  id: string,
+  done: (call: Call) => boolean,
+  timeoutMs = 60_000,
+): Promise<Call> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const got = await api<Envelope<Call>>(baseUrl, 'GET', `/v1/calls/${id}`, { key });
+    expect(got.status, got.text).toBe(200);
+    if (done(got.body.data)) return got.body.data;
+    if (Date.now() > deadline)
+      throw new Error(`call ${id} never got there: ${JSON.stringify(got.body.data)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** Places a call through POST /v1/call and polls GET /v1/calls/{id} until it has ended. */
 export async function placeCallAndWait(
   baseUrl: string,
@@ -11,12 +30,5 @@ export async function placeCallAndWait(
 ): Promise<Call> {
   const res = await api<Envelope<Call>>(baseUrl, 'POST', '/v1/call', { key, body });
   expect(res.status, res.text).toBe(201);
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const got = await api<Envelope<Call>>(baseUrl, 'GET', `/v1/calls/${res.body.data.id}`, { key });
-    if (got.body.data.ended_at) return got.body.data;
-    if (Date.now() > deadline)
-      throw new Error(`call ${res.body.data.id} did not end: ${got.body.data.status}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  return callWhen(baseUrl, key, res.body.data.id, (call) => call.ended_at !== null, timeoutMs);
 }
