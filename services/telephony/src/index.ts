@@ -6,3 +6,6 @@ export { type TrunkHealthRow, trunkHealthRepository } from './db/trunk-health-re
 export { type Admission, admit, dialSpacingMs, type TrunkLimits, type TrunkLoad } from './domain/admission';
 export { chooseRoute, type RouteDecision } from './domain/routing';
 export { createTelephonyService, type TelephonyServiceOptions, type TelephonyServiceParts } from './service';
+// The call path itself, for platform/bench/telephony (real calls measured against sipp).
+export { type RtpProbe, RtpPortPool, RtpSession, synthesize } from './media';
+export { type CallLeg, SipUserAgent } from './sip';

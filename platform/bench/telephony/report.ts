@@ -1,0 +1,73 @@
+import { median } from '../support';
+import type { TelephonySection } from './index';
+
+const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a');
+const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : 'n/a');
+const pct = (share: number) => `${(share * 100).toFixed(1)}%`;
+
+/** Pacing held: every call answered, the send interval's p99 within 20 +/- 5 ms, nothing lost or skipped. */
+export function pacingHeld(run: TelephonySection['concurrent'][number]): boolean {
+  return run.answered === run.calls && run.deviation.p99 <= 5 && run.lost === 0 && run.ticksSkipped === 0;
+}
+
+/** The BENCHMARKS.md section of the telephony runs. */
+export function telephonyLines(t: TelephonySection, cpus: number): string[] {
+  const s = t.settings;
+  const out = [
+    '## Telephony: real calls against sipp',
+    '',
+    `Real SIP calls over UDP on loopback, placed by the telephony service\u2019s own call path (SipUserAgent, RtpSession on an RtpPortPool port pair, G.711 from a speech clip) in a process of its own (platform/bench/telephony/caller.ts), so its CPU and event loop are the calls\u2019 alone. The far end is sipp 3.6 on the same machine. Load average when the section started: ${t.loadAverage.map(f2).join(', ')} (${cpus} cores, shared with other work).`,
+    '',
+    '### Concurrent calls',
+    '',
+    `Each call plays ${t.speech} in a loop into \`sipp -sn uas -rtp_echo\`, which sends every RTP datagram back. The calls are placed over ${s.rampMs / 1000} s; once all are answered (and a second more) a ${s.seconds} s window is measured: through the session\u2019s probe (RtpProbe, off outside the bench), the monotonic time of every RTP send and the return of every packet by its sequence number. Interval: time between two consecutive sends of one call, pooled over all calls; deviation |interval \u2212 20 ms|. Lost: sent in the window and not back 300 ms after it. CPU: process.cpuUsage() of the calling process over the window, as a share of one core (Node runs the calls on one thread, so one process is one core\u2019s worth); sipp\u2019s from /proc. Event-loop delay: how late monitorEventLoopDelay’s 10 ms timer fired.`,
+    '',
+    '| calls | answered | send interval p1 / p50 / p99 / max ms | deviation p99 / max ms | ticks skipped | sent | lost | echo round trip p50 / p99 ms | CPU, our process | CPU per call | event-loop delay p50 / p99 / max ms | CPU, sipp | pacing held |',
+    '|---:|---:|---|---|---:|---:|---:|---|---:|---:|---|---:|---|',
+  ];
+  for (const r of t.concurrent) {
+    out.push(
+      `| ${r.calls} | ${r.answered} | ${f1(r.interval.p1)} / ${f1(r.interval.p50)} / ${f1(r.interval.p99)} / ${f1(r.interval.max)} | ${f1(r.deviation.p99)} / ${f1(r.deviation.max)} | ${r.ticksSkipped} | ${r.sent} | ${r.lost} | ${f2(r.echoRtt.p50)} / ${f2(r.echoRtt.p99)} | ${pct(r.cpuCoreShare)} | ${pct(r.cpuCoreShare / Math.max(1, r.answered))} | ${f1(r.eventLoopDelayMs.p50)} / ${f1(r.eventLoopDelayMs.p99)} / ${f1(r.eventLoopDelayMs.max)} | ${pct(r.sippCoreShare)} | ${pacingHeld(r) ? 'yes' : '**no**'} |`,
+    );
+  }
+  out.push('', ...targetLines(t), '', ...setupLines(t));
+  return out;
+}
+
+function targetLines(t: TelephonySection): string[] {
+  const at = (calls: number) => t.concurrent.find((r) => r.calls === calls);
+  const fifty = at(50);
+  const hundred = at(100);
+  const verdict = (r: TelephonySection['concurrent'][number] | undefined) =>
+    r === undefined ? 'not run' : pacingHeld(r) ? 'yes' : '**no**';
+  return [
+    '| target | met |',
+    '|---|---|',
+    `| 50 concurrent calls: send interval p99 within 20 \u00b1 5 ms, no packet lost | ${verdict(fifty)} |`,
+    `| 100 concurrent calls per core with pacing held (one process, one thread) | ${verdict(hundred)} |`,
+  ];
+}
+
+function setupLines(t: TelephonySection): string[] {
+  const s = t.settings;
+  const out = [
+    '### Call setup time',
+    '',
+    `${s.setupCalls} calls one after another (INVITE, 200 OK, ACK, BYE) to one \`sipp -sn uas\`, by our user agent and by sipp\u2019s built-in UAC (\`-sn uac -l 1\`), in ${s.rounds} rounds, the order alternating. Ours: \`invite()\` to the leg\u2019s \`answered\` (200 OK parsed, dialog set up, ACK sent), performance.now(). sipp\u2019s: its response time (call start to 200 OK) from \`-trace_rtt\`, in whole milliseconds of a clock that moves in steps of about 4 ms (CLOCK_MONOTONIC_COARSE): most calls read 0, so its p50 says little. The mean of such readings is still the true mean (a step falls inside a call with a probability proportional to the call\u2019s length), so the ratio is taken of the means.${t.setup.ourFailures ? ` Our calls that failed: ${t.setup.ourFailures}.` : ''}`,
+    '',
+    '| round | ours p50 ms | ours p99 ms | ours mean ms | sipp UAC p50 ms (coarse) | sipp UAC p99 ms (coarse) | sipp UAC mean ms | ours / sipp, means |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  t.setup.rounds.forEach((r, i) => {
+    out.push(
+      `| ${i + 1} | ${f2(r.ours.p50)} | ${f2(r.ours.p99)} | ${f2(r.ours.mean)} | ${f1(r.sipp.p50)} | ${f1(r.sipp.p99)} | ${f2(r.sipp.mean)} | ${f2(r.ours.mean / r.sipp.mean)} |`,
+    );
+  });
+  const ratios = t.setup.rounds.map((r) => r.ours.mean / r.sipp.mean);
+  out.push(
+    '',
+    `Median over the rounds: ours p50 ${f2(median(t.setup.rounds.map((r) => r.ours.p50)))} ms, ours / sipp (means) ${f2(median(ratios))}.`,
+    '',
+  );
+  return out;
+}
