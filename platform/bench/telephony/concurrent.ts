@@ -1,6 +1,7 @@
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import type { RtpPortPool, SipUserAgent } from '@voice/telephony-service';
 import { percentile, sleep } from '../support';
+import { type GcSummary, runQueueWaitNs, udpReceiveDrops, watchGc } from './diagnostics';
 import { MeasuredCall } from './measured-call';
 
 const ELD_RESOLUTION_MS = 10;
@@ -43,6 +44,11 @@ export interface ConcurrentResult {
   /** CPU of this process over the window, as a share of one core. */
   cpuCoreShare: number;
   eventLoopDelayMs: { p50: number; p99: number; max: number };
+  /** Share of the window the event-loop thread was runnable but waiting for a CPU (other work). */
+  runQueueWaitShare: number;
+  gc: GcSummary;
+  /** UDP datagrams dropped by the kernel for a full receive buffer, machine-wide, over the window. */
+  udpDrops: number;
 }
 
 /**
@@ -71,6 +77,9 @@ export async function concurrentCalls(
   const delay = monitorEventLoopDelay({ resolution: ELD_RESOLUTION_MS });
   onWindow('start');
   const cpuBefore = process.cpuUsage();
+  const waitBefore = runQueueWaitNs();
+  const dropsBefore = udpReceiveDrops();
+  const gc = watchGc();
   const from = performance.now();
   for (const call of calls) call.openWindow();
   delay.enable();
@@ -79,11 +88,15 @@ export async function concurrentCalls(
   for (const call of calls) call.closeWindow();
   const windowS = (performance.now() - from) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
+  const waited = runQueueWaitNs() - waitBefore;
+  const gcSummary = gc.stop();
   onWindow('end');
 
   await Promise.all(calls.map((c) => c.hangUp()));
   // Echoes of the window's last packets are still on their way back.
   await sleep(300);
+  // Read after the echoes' 300 ms, so drops of the window's last packets are counted.
+  const udpDrops = udpReceiveDrops() - dropsBefore;
   const results = await Promise.all(calls.map((c) => c.finish()));
 
   const intervals = results.flatMap((r) => r.intervals);
@@ -108,6 +121,9 @@ export async function concurrentCalls(
       p99: lateness(delay.percentile(99)),
       max: lateness(delay.max),
     },
+    runQueueWaitShare: waited / 1e9 / windowS,
+    gc: gcSummary,
+    udpDrops,
   };
 }
 

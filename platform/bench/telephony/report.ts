@@ -20,14 +20,24 @@ export function telephonyLines(t: TelephonySection, cpus: number): string[] {
     '',
     '### Concurrent calls',
     '',
-    `Each call plays ${t.speech} in a loop into \`sipp -sn uas -rtp_echo\`, which sends every RTP datagram back. The calls are placed over ${s.rampMs / 1000} s; once all are answered (and a second more) a ${s.seconds} s window is measured: through the session\u2019s probe (RtpProbe, off outside the bench), the monotonic time of every RTP send and the return of every packet by its sequence number. Interval: time between two consecutive sends of one call, pooled over all calls; deviation |interval \u2212 20 ms|. Lost: sent in the window and not back 300 ms after it. CPU: process.cpuUsage() of the calling process over the window, as a share of one core (Node runs the calls on one thread, so one process is one core\u2019s worth); sipp\u2019s from /proc. Event-loop delay: how late monitorEventLoopDelay’s 10 ms timer fired.`,
+    `Each call plays ${t.speech} in a loop into \`sipp -sn uas -rtp_echo\`, which sends every RTP datagram back. The calls are placed over ${s.rampMs / 1000} s; once all are answered (and a second more) a ${s.seconds} s window is measured: through the session\u2019s probe (RtpProbe, off outside the bench), the monotonic time of every RTP send and the return of every packet by its sequence number. Interval: time between two consecutive sends of one call, pooled over all calls; deviation |interval \u2212 20 ms|. Lost: sent in the window and not back 300 ms after it. CPU: process.cpuUsage() of the calling process over the window, as a share of one core (Node runs the calls on one thread, so one process is one core\u2019s worth); sipp\u2019s from /proc. Event-loop lateness: how late monitorEventLoopDelay\u2019s 10 ms timer fired. Waiting for a CPU: the time the event-loop thread was runnable but not running (/proc/self/schedstat), as a share of the window: time other processes held both cores. UDP drops: datagrams the kernel dropped for a full socket receive buffer (/proc/net/snmp RcvbufErrors), machine-wide, over the window.${t.settings.nice ? ` The calling process ran at nice ${t.settings.nice} (BENCH_TELEPHONY_NICE).` : ''}`,
     '',
-    '| calls | answered | send interval p1 / p50 / p99 / max ms | deviation p99 / max ms | ticks skipped | sent | lost | echo round trip p50 / p99 ms | CPU, our process | CPU per call | event-loop delay p50 / p99 / max ms | CPU, sipp | pacing held |',
-    '|---:|---:|---|---|---:|---:|---:|---|---:|---:|---|---:|---|',
+    '| calls | answered | send interval p1 / p50 / p99 / max ms | deviation p99 / max ms | ticks skipped | sent | lost | UDP drops (machine) | echo round trip p50 / p99 ms | pacing held |',
+    '|---:|---:|---|---|---:|---:|---:|---:|---|---|',
   ];
   for (const r of t.concurrent) {
     out.push(
-      `| ${r.calls} | ${r.answered} | ${f1(r.interval.p1)} / ${f1(r.interval.p50)} / ${f1(r.interval.p99)} / ${f1(r.interval.max)} | ${f1(r.deviation.p99)} / ${f1(r.deviation.max)} | ${r.ticksSkipped} | ${r.sent} | ${r.lost} | ${f2(r.echoRtt.p50)} / ${f2(r.echoRtt.p99)} | ${pct(r.cpuCoreShare)} | ${pct(r.cpuCoreShare / Math.max(1, r.answered))} | ${f1(r.eventLoopDelayMs.p50)} / ${f1(r.eventLoopDelayMs.p99)} / ${f1(r.eventLoopDelayMs.max)} | ${pct(r.sippCoreShare)} | ${pacingHeld(r) ? 'yes' : '**no**'} |`,
+      `| ${r.calls} | ${r.answered} | ${f1(r.interval.p1)} / ${f1(r.interval.p50)} / ${f1(r.interval.p99)} / ${f1(r.interval.max)} | ${f1(r.deviation.p99)} / ${f1(r.deviation.max)} | ${r.ticksSkipped} | ${r.sent} | ${r.lost} | ${r.udpDrops} | ${f2(r.echoRtt.p50)} / ${f2(r.echoRtt.p99)} | ${pacingHeld(r) ? 'yes' : '**no**'} |`,
+    );
+  }
+  out.push(
+    '',
+    '| calls | CPU, our process | CPU per call | CPU, sipp | event-loop lateness p50 / p99 / max ms | waiting for a CPU (run queue) | GC pauses: count, total, max ms |',
+    '|---:|---:|---:|---:|---|---:|---|',
+  );
+  for (const r of t.concurrent) {
+    out.push(
+      `| ${r.calls} | ${pct(r.cpuCoreShare)} | ${pct(r.cpuCoreShare / Math.max(1, r.answered))} | ${pct(r.sippCoreShare)} | ${f1(r.eventLoopDelayMs.p50)} / ${f1(r.eventLoopDelayMs.p99)} / ${f1(r.eventLoopDelayMs.max)} | ${pct(r.runQueueWaitShare)} | ${r.gc.count}, ${f1(r.gc.totalMs)}, ${f1(r.gc.maxMs)} |`,
     );
   }
   out.push('', ...targetLines(t), '', ...setupLines(t));
