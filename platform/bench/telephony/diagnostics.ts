@@ -26,16 +26,25 @@ export interface GcSummary {
   count: number;
   totalMs: number;
   maxMs: number;
+  /** Young-generation collections (scavenges) among them, and the longest. */
+  minor: number;
+  minorMaxMs: number;
 }
+
+const GC_MINOR = 1;
 
 /** Garbage-collection pauses from now until `stop()`. */
 export function watchGc(): { stop(): GcSummary } {
-  const summary: GcSummary = { count: 0, totalMs: 0, maxMs: 0 };
+  const summary: GcSummary = { count: 0, totalMs: 0, maxMs: 0, minor: 0, minorMaxMs: 0 };
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
       summary.count++;
       summary.totalMs += entry.duration;
       summary.maxMs = Math.max(summary.maxMs, entry.duration);
+      if ((entry as { detail?: { kind?: number } }).detail?.kind === GC_MINOR) {
+        summary.minor++;
+        summary.minorMaxMs = Math.max(summary.minorMaxMs, entry.duration);
+      }
     }
   });
   observer.observe({ entryTypes: ['gc'] });
