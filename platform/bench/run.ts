@@ -5,8 +5,8 @@
  * BENCH_ONLY=get,list,post,fanout,campaign,export,telephony (or the names as arguments:
  * `pnpm bench telephony`) for some sections (both written to .data/bench/ instead),
  * BENCH_CPU_PROF=<dir> for CPU profiles of the platform, BENCH_NODE_FLAGS for other node flags of
- * its processes. BENCH_TELEPHONY_CALLS=50,100 sets the concurrent call counts, BENCH_TELEPHONY_NICE
- * the calling process's priority.
+ * its processes (and of the telephony bench's calling process). BENCH_TELEPHONY_CALLS=50,100 sets
+ * the concurrent call counts.
  * NATS_URL / DATABASE_URL (admin URL of a PostgreSQL server; a scratch database is made in it)
  * default to 127.0.0.1:4222 and postgres@127.0.0.1:5432.
  */
@@ -69,7 +69,6 @@ const TELEPHONY: TelephonySettings = {
   rampMs: 2000,
   setupCalls: QUICK ? 50 : 200,
   rounds: 3,
-  ...(process.env.BENCH_TELEPHONY_NICE ? { nice: Number(process.env.BENCH_TELEPHONY_NICE) } : {}),
 };
 const LIST_CALLS = 1000;
 const FANOUT_ACCOUNTS = 100;

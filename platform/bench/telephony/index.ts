@@ -1,5 +1,5 @@
-import { loadavg, setPriority } from 'node:os';
-import { type Child, cpuSecondsOf, percentile, startChild, waitQuiet } from '../support';
+import { loadavg } from 'node:os';
+import { type Child, cpuSecondsOf, percentile, platformNodeFlags, startChild, waitQuiet } from '../support';
 import type { CallerCommand, WindowEdge } from './caller';
 import type { ConcurrentResult } from './concurrent';
 import type { SetupResult } from './setup-time';
@@ -12,8 +12,6 @@ export interface TelephonySettings {
   rampMs: number;
   setupCalls: number;
   rounds: number;
-  /** Scheduling priority of the calling process (BENCH_TELEPHONY_NICE; needs root below 0). */
-  nice?: number;
 }
 
 export interface SetupSummary {
@@ -75,9 +73,8 @@ export async function telephonyRun(settings: TelephonySettings, logDir: string, 
     'platform/bench/telephony/caller.ts',
     [],
     { RTP_PORT_MIN: '21000', RTP_PORT_MAX: String(21000 + 4 * Math.max(...settings.levels) + 99) },
-    { ready: /caller ready/, logDir, ipc: true },
+    { ready: /caller ready/, logDir, ipc: true, nodeFlags: platformNodeFlags() },
   );
-  if (settings.nice !== undefined) setPriority(caller.pid, settings.nice);
   const speech = /caller ready: (.*)/.exec(caller.output())?.[1] ?? 'unknown';
   try {
     const setup = await setupRounds(caller, settings, log);
