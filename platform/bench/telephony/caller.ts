@@ -44,7 +44,10 @@ async function main(): Promise<void> {
         : concurrentCalls(ua, pool, speech.pcm, command, (edge) => send({ type: 'window', edge }));
     run.then(send, (error: unknown) => send({ type: 'error', message: String(error) }));
   });
-  process.on('disconnect', () => void ua.close().finally(() => process.exit(0)));
+  // A normal exit, so --cpu-prof (BENCH_CPU_PROF) writes its profile.
+  const exit = () => void ua.close().finally(() => process.exit(0));
+  process.on('disconnect', exit);
+  process.on('SIGTERM', exit);
   process.stdout.write(`caller ready: ${speech.source}, ${(speech.pcm.length / 8000).toFixed(1)} s\n`);
 }
 

@@ -43,6 +43,8 @@ export interface ConcurrentResult {
   echoRtt: Distribution;
   /** CPU of this process over the window, as a share of one core. */
   cpuCoreShare: number;
+  /** The part of it spent in the kernel (UDP sends and receives, timers). */
+  cpuSystemShare: number;
   eventLoopDelayMs: { p50: number; p99: number; max: number };
   /** Share of the window the event-loop thread was runnable but waiting for a CPU (other work). */
   runQueueWaitShare: number;
@@ -116,6 +118,7 @@ export async function concurrentCalls(
     ticksSkipped: sum((r) => r.ticksSkipped),
     echoRtt: distribution(rtts),
     cpuCoreShare: (cpu.user + cpu.system) / 1e6 / windowS,
+    cpuSystemShare: cpu.system / 1e6 / windowS,
     eventLoopDelayMs: {
       p50: lateness(delay.percentile(50)),
       p99: lateness(delay.percentile(99)),

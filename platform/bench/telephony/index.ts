@@ -24,6 +24,7 @@ export interface SetupSummary {
 export interface ConcurrentRun extends ConcurrentResult {
   /** The sipp far end's CPU over the same window (echoing every call), share of one core. */
   sippCoreShare: number;
+  round: number;
 }
 
 export interface TelephonySection {
@@ -79,9 +80,13 @@ export async function telephonyRun(settings: TelephonySettings, logDir: string, 
   try {
     const setup = await setupRounds(caller, settings, log);
     const concurrent: ConcurrentRun[] = [];
-    for (const calls of settings.levels) {
-      await waitQuiet([caller.pid], 15_000);
-      concurrent.push(await concurrentRun(caller, calls, settings, log));
+    for (let round = 0; round < settings.rounds; round++) {
+      // The order rotates each round, so no call count always runs first or last.
+      const levels = settings.levels.map((_, i) => settings.levels[(i + round) % settings.levels.length]!);
+      for (const calls of levels) {
+        await waitQuiet([caller.pid], 15_000);
+        concurrent.push({ ...(await concurrentRun(caller, calls, settings, log)), round: round + 1 });
+      }
     }
     const section: TelephonySection = { settings, speech, loadAverage, setup, concurrent };
     return section;
@@ -140,7 +145,7 @@ async function concurrentRun(caller: Child, calls: number, settings: TelephonySe
         else sippCpu = cpuSecondsOf(uas.pid) - sippAtStart;
       },
     );
-    const run: ConcurrentRun = { ...result, sippCoreShare: sippCpu / result.windowS };
+    const run = { ...result, sippCoreShare: sippCpu / result.windowS };
     log(
       `  ${calls} calls (${run.answered} answered): send interval p50 ${run.interval.p50.toFixed(2)} p99 ${run.interval.p99.toFixed(2)} max ${run.interval.max.toFixed(1)} ms; lost ${run.lost} of ${run.sent}; skipped ${run.ticksSkipped}; CPU ${(run.cpuCoreShare * 100).toFixed(1)}% of a core (sipp ${(run.sippCoreShare * 100).toFixed(1)}%)`,
     );

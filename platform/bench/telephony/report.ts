@@ -24,41 +24,44 @@ export function telephonyLines(t: TelephonySection, cpus: number): string[] {
     '',
     '### Concurrent calls',
     '',
-    `Each call plays ${t.speech} in a loop into \`sipp -sn uas -rtp_echo\`, which sends every RTP datagram back. The calls are placed over ${s.rampMs / 1000} s; once all are answered (and a second more) a ${s.seconds} s window is measured: through the session\u2019s probe (RtpProbe, off outside the bench), the monotonic time of every RTP send and the return of every packet by its sequence number. Interval: time between two consecutive sends of one call, pooled over all calls; deviation |interval \u2212 20 ms|. Pacing is held when the interval\u2019s p1 and p99 are both within 20 \u00b1 5 ms, every call was answered and no packet was lost or skipped (ticks are skipped after a stall longer than three periods). Lost: sent in the window and not back 300 ms after it. CPU: process.cpuUsage() of the calling process over the window, as a share of one core (Node runs the calls on one thread, so one process is one core\u2019s worth); sipp\u2019s from /proc. Event-loop lateness: how late monitorEventLoopDelay\u2019s 10 ms timer fired. Waiting for a CPU: the time the event-loop thread was runnable but not running (/proc/self/schedstat), as a share of the window: time other processes held both cores. UDP drops: datagrams the kernel dropped for a full socket receive buffer (/proc/net/snmp RcvbufErrors), machine-wide, over the window.`,
+    `Each call plays ${t.speech} in a loop into \`sipp -sn uas -rtp_echo\`, which sends every RTP datagram back. Each call count runs in ${s.rounds} rounds, the order rotating. The calls are placed over ${s.rampMs / 1000} s; once all are answered (and a second more) a ${s.seconds} s window is measured: through the session\u2019s probe (RtpProbe, off outside the bench), the monotonic time of every RTP send and the return of every packet by its sequence number. Interval: time between two consecutive sends of one call, pooled over all calls; deviation |interval \u2212 20 ms|. Pacing is held when the interval\u2019s p1 and p99 are both within 20 \u00b1 5 ms, every call was answered and no packet was lost or skipped (ticks are skipped after a stall longer than three periods). Lost: sent in the window and not back 300 ms after it. CPU: process.cpuUsage() of the calling process over the window, as a share of one core (Node runs the calls on one thread, so one process is one core\u2019s worth); sipp\u2019s from /proc. Event-loop lateness: how late monitorEventLoopDelay\u2019s 10 ms timer fired. Waiting for a CPU: the time the event-loop thread was runnable but not running (/proc/self/schedstat), as a share of the window: time other processes held both cores. UDP drops: datagrams the kernel dropped for a full socket receive buffer (/proc/net/snmp RcvbufErrors), machine-wide, over the window.`,
     '',
-    '| calls | answered | send interval p1 / p50 / p99 / max ms | deviation p99 / max ms | ticks skipped | sent | lost | UDP drops (machine) | echo round trip p50 / p99 ms | pacing held |',
-    '|---:|---:|---|---|---:|---:|---:|---:|---|---|',
+    '| calls | round | answered | send interval p1 / p50 / p99 / max ms | deviation p99 / max ms | ticks skipped | sent | lost | UDP drops (machine) | echo round trip p50 / p99 ms | pacing held |',
+    '|---:|---:|---:|---|---|---:|---:|---:|---:|---|---|',
   ];
-  for (const r of t.concurrent) {
+  const runs = [...t.concurrent].sort((a, b) => a.calls - b.calls || a.round - b.round);
+  for (const r of runs) {
     out.push(
-      `| ${r.calls} | ${r.answered} | ${f1(r.interval.p1)} / ${f1(r.interval.p50)} / ${f1(r.interval.p99)} / ${f1(r.interval.max)} | ${f1(r.deviation.p99)} / ${f1(r.deviation.max)} | ${r.ticksSkipped} | ${r.sent} | ${r.lost} | ${r.udpDrops} | ${f2(r.echoRtt.p50)} / ${f2(r.echoRtt.p99)} | ${pacingHeld(r) ? 'yes' : '**no**'} |`,
+      `| ${r.calls} | ${r.round} | ${r.answered} | ${f1(r.interval.p1)} / ${f1(r.interval.p50)} / ${f1(r.interval.p99)} / ${f1(r.interval.max)} | ${f1(r.deviation.p99)} / ${f1(r.deviation.max)} | ${r.ticksSkipped} | ${r.sent} | ${r.lost} | ${r.udpDrops} | ${f2(r.echoRtt.p50)} / ${f2(r.echoRtt.p99)} | ${pacingHeld(r) ? 'yes' : '**no**'} |`,
     );
   }
   out.push(
     '',
-    '| calls | CPU, our process | CPU per call | CPU, sipp | event-loop lateness p50 / p99 / max ms | waiting for a CPU (run queue) | GC pauses: count, total, max ms (of them scavenges: count, max ms) |',
-    '|---:|---:|---:|---:|---|---:|---|',
+    '| calls | round | CPU, our process (kernel part) | CPU per call | CPU, sipp | event-loop lateness p50 / p99 / max ms | waiting for a CPU (run queue) | GC pauses: count, total, max ms (of them scavenges: count, max ms) |',
+    '|---:|---:|---:|---:|---:|---|---:|---|',
   );
-  for (const r of t.concurrent) {
+  for (const r of runs) {
     out.push(
-      `| ${r.calls} | ${pct(r.cpuCoreShare)} | ${pct(r.cpuCoreShare / Math.max(1, r.answered))} | ${pct(r.sippCoreShare)} | ${f1(r.eventLoopDelayMs.p50)} / ${f1(r.eventLoopDelayMs.p99)} / ${f1(r.eventLoopDelayMs.max)} | ${pct(r.runQueueWaitShare)} | ${r.gc.count}, ${f1(r.gc.totalMs)}, ${f1(r.gc.maxMs)} (${r.gc.minor}, ${f1(r.gc.minorMaxMs)}) |`,
+      `| ${r.calls} | ${r.round} | ${pct(r.cpuCoreShare)} (${pct(r.cpuSystemShare)}) | ${pct(r.cpuCoreShare / Math.max(1, r.answered))} | ${pct(r.sippCoreShare)} | ${f1(r.eventLoopDelayMs.p50)} / ${f1(r.eventLoopDelayMs.p99)} / ${f1(r.eventLoopDelayMs.max)} | ${pct(r.runQueueWaitShare)} | ${r.gc.count}, ${f1(r.gc.totalMs)}, ${f1(r.gc.maxMs)} (${r.gc.minor}, ${f1(r.gc.minorMaxMs)}) |`,
     );
   }
   out.push('', ...targetLines(t), '', ...setupLines(t));
   return out;
 }
 
+/** Met when pacing held in most rounds at that call count. */
 function targetLines(t: TelephonySection): string[] {
-  const at = (calls: number) => t.concurrent.find((r) => r.calls === calls);
-  const fifty = at(50);
-  const hundred = at(100);
-  const verdict = (r: TelephonySection['concurrent'][number] | undefined) =>
-    r === undefined ? 'not run' : pacingHeld(r) ? 'yes' : '**no**';
+  const verdict = (calls: number) => {
+    const runs = t.concurrent.filter((r) => r.calls === calls);
+    if (runs.length === 0) return 'not run';
+    const held = runs.filter(pacingHeld).length;
+    return `${held * 2 > runs.length ? 'yes' : '**no**'} (held in ${held} of ${runs.length} rounds)`;
+  };
   return [
     '| target | met |',
     '|---|---|',
-    `| 50 concurrent calls: send interval p99 within 20 \u00b1 5 ms, no packet lost | ${verdict(fifty)} |`,
-    `| 100 concurrent calls per core with pacing held (one process, one thread) | ${verdict(hundred)} |`,
+    `| 50 concurrent calls: send interval p99 within 20 \u00b1 5 ms, no packet lost | ${verdict(50)} |`,
+    `| 100 concurrent calls per core with pacing held (one process, one thread) | ${verdict(100)} |`,
   ];
 }
 
