@@ -70,20 +70,20 @@ function setupLines(t: TelephonySection): string[] {
   const out = [
     '### Call setup time',
     '',
-    `${s.setupCalls} calls one after another (INVITE, 200 OK, ACK, BYE) to one \`sipp -sn uas\`, by our user agent and by sipp\u2019s built-in UAC (\`-sn uac -l 1\`), in ${s.rounds} rounds, the order alternating. Ours: \`invite()\` to the leg\u2019s \`answered\` (200 OK parsed, dialog set up, ACK sent), performance.now(). sipp\u2019s: its response time (call start to 200 OK) from \`-trace_rtt\`, in whole milliseconds of a clock that moves in steps of about 4 ms (CLOCK_MONOTONIC_COARSE): most calls read 0, so its p50 says little. The mean of such readings is still the true mean (a step falls inside a call with a probability proportional to the call\u2019s length), so the ratio is taken of the means.${t.setup.ourFailures ? ` Our calls that failed: ${t.setup.ourFailures}.` : ''}`,
+    `${s.setupCalls} calls one after another (INVITE, 200 OK, ACK, BYE) to one \`sipp -sn uas\`, by our user agent and by sipp\u2019s built-in UAC (\`-sn uac -l 1\`), in ${s.rounds} rounds, the order alternating. Ours: \`invite()\` to the leg\u2019s \`answered\` (the INVITE built and sent, the 200 OK parsed, the dialog set up, the ACK sent), performance.now(). sipp\u2019s: its INVITE sent to the 200 OK received, from the microsecond timestamps of its \`-trace_msg\` log (its \`-trace_rtt\` response times are whole milliseconds of a clock moving in 4 ms steps, and read 0 for most of these calls). Most of either figure is sipp\u2019s own UAS, which sends the 200 about a millisecond after its 180.${t.setup.ourFailures ? ` Our calls that failed: ${t.setup.ourFailures}.` : ''}`,
     '',
-    '| round | ours p50 ms | ours p99 ms | ours mean ms | sipp UAC p50 ms (coarse) | sipp UAC p99 ms (coarse) | sipp UAC mean ms | ours / sipp, means |',
+    '| round | ours p50 ms | ours p99 ms | ours mean ms | sipp UAC p50 ms | sipp UAC p99 ms | sipp UAC mean ms | ours / sipp, p50 |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   t.setup.rounds.forEach((r, i) => {
     out.push(
-      `| ${i + 1} | ${f2(r.ours.p50)} | ${f2(r.ours.p99)} | ${f2(r.ours.mean)} | ${f1(r.sipp.p50)} | ${f1(r.sipp.p99)} | ${f2(r.sipp.mean)} | ${f2(r.ours.mean / r.sipp.mean)} |`,
+      `| ${i + 1} | ${f2(r.ours.p50)} | ${f2(r.ours.p99)} | ${f2(r.ours.mean)} | ${f2(r.sipp.p50)} | ${f2(r.sipp.p99)} | ${f2(r.sipp.mean)} | ${f2(r.ours.p50 / r.sipp.p50)} |`,
     );
   });
-  const ratios = t.setup.rounds.map((r) => r.ours.mean / r.sipp.mean);
+  const ratios = t.setup.rounds.map((r) => r.ours.p50 / r.sipp.p50);
   out.push(
     '',
-    `Median over the rounds: ours p50 ${f2(median(t.setup.rounds.map((r) => r.ours.p50)))} ms, ours / sipp (means) ${f2(median(ratios))}.`,
+    `Median over the rounds: ours p50 ${f2(median(t.setup.rounds.map((r) => r.ours.p50)))} ms, sipp\u2019s UAC p50 ${f2(median(t.setup.rounds.map((r) => r.sipp.p50)))} ms, ours / sipp ${f2(median(ratios))}.`,
     '',
   );
   return out;
