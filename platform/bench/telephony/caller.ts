@@ -31,17 +31,19 @@ async function speechClip(): Promise<{ pcm: Int16Array; source: string }> {
 async function main(): Promise<void> {
   const send = (message: object) => process.send?.(message);
   const ua = await SipUserAgent.start({ bindAddress: '127.0.0.1' });
-  const pool = new RtpPortPool({
+  const ports = {
     min: Number(process.env.RTP_PORT_MIN ?? 21000),
     max: Number(process.env.RTP_PORT_MAX ?? 21999),
-    host: '127.0.0.1',
-  });
+  };
+  const pool = new RtpPortPool({ ...ports, host: '127.0.0.1' });
   const speech = await speechClip();
   process.on('message', (command: CallerCommand) => {
     const run =
       command.type === 'setup'
         ? sequentialSetups(ua, command)
-        : concurrentCalls(ua, pool, speech.pcm, command, (edge) => send({ type: 'window', edge }));
+        : concurrentCalls(ua, { pool, ports, speech: speech.pcm }, command, (edge) =>
+            send({ type: 'window', edge }),
+          );
     run.then(send, (error: unknown) => send({ type: 'error', message: String(error) }));
   });
   // A normal exit, so --cpu-prof (BENCH_CPU_PROF) writes its profile.

@@ -1,7 +1,7 @@
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import type { RtpPortPool, SipUserAgent } from '@voice/telephony-service';
 import { percentile, sleep } from '../support';
-import { type GcSummary, runQueueWaitNs, udpReceiveDrops, watchGc } from './diagnostics';
+import { type GcSummary, runQueueWaitNs, udpDropsAtPorts, udpReceiveDrops, watchGc } from './diagnostics';
 import { MeasuredCall } from './measured-call';
 
 const ELD_RESOLUTION_MS = 10;
@@ -51,6 +51,8 @@ export interface ConcurrentResult {
   gc: GcSummary;
   /** UDP datagrams dropped by the kernel for a full receive buffer, machine-wide, over the window. */
   udpDrops: number;
+  /** Of them, at our RTP sockets (the rest: sipp's one echo socket, or other work). */
+  udpDropsOurs: number;
 }
 
 /**
@@ -60,14 +62,13 @@ export interface ConcurrentResult {
  */
 export async function concurrentCalls(
   ua: SipUserAgent,
-  pool: RtpPortPool,
-  speech: Int16Array,
+  media: { pool: RtpPortPool; ports: { min: number; max: number }; speech: Int16Array },
   command: ConcurrentCommand,
   onWindow: (edge: 'start' | 'end') => void,
 ): Promise<ConcurrentResult> {
   const placing: Promise<MeasuredCall>[] = [];
   for (let i = 0; i < command.calls; i++) {
-    placing.push(MeasuredCall.place(ua, pool, command.uri, speech));
+    placing.push(MeasuredCall.place(ua, media.pool, command.uri, media.speech));
     await sleep(command.rampMs / command.calls);
   }
   const settled = await Promise.allSettled(placing);
@@ -81,6 +82,7 @@ export async function concurrentCalls(
   const cpuBefore = process.cpuUsage();
   const waitBefore = runQueueWaitNs();
   const dropsBefore = udpReceiveDrops();
+  const oursBefore = udpDropsAtPorts(media.ports.min, media.ports.max);
   const gc = watchGc();
   const from = performance.now();
   for (const call of calls) call.openWindow();
@@ -99,6 +101,7 @@ export async function concurrentCalls(
   await sleep(300);
   // Read after the echoes' 300 ms, so drops of the window's last packets are counted.
   const udpDrops = udpReceiveDrops() - dropsBefore;
+  const udpDropsOurs = udpDropsAtPorts(media.ports.min, media.ports.max) - oursBefore;
   const results = await Promise.all(calls.map((c) => c.finish()));
 
   const intervals = results.flatMap((r) => r.intervals);
@@ -127,6 +130,7 @@ export async function concurrentCalls(
     runQueueWaitShare: waited / 1e9 / windowS,
     gc: gcSummary,
     udpDrops,
+    udpDropsOurs,
   };
 }
 

@@ -55,3 +55,17 @@ export function watchGc(): { stop(): GcSummary } {
     },
   };
 }
+
+/**
+ * UDP datagrams dropped at the receive buffers of sockets bound to local ports in min..max, as
+ * /proc/net/udp counts them (per socket, while it is open).
+ */
+export function udpDropsAtPorts(min: number, max: number): number {
+  let drops = 0;
+  for (const row of readFileSync('/proc/net/udp', 'utf8').split('\n').slice(1)) {
+    const cols = row.trim().split(/\s+/);
+    const port = Number.parseInt(cols[1]?.split(':')[1] ?? '', 16);
+    if (port >= min && port <= max) drops += Number(cols[12] ?? 0);
+  }
+  return drops;
+}
