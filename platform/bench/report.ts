@@ -3,6 +3,8 @@ import { cpus, totalmem } from 'node:os';
 import { type FanoutRun, fanoutSummary } from './fanout';
 import { type RunResult, summary } from './http-load';
 import { median } from './support';
+import type { TelephonySection } from './telephony';
+import { telephonyLines } from './telephony/report';
 
 export interface MachineInfo {
   cpus: number;
@@ -51,6 +53,7 @@ export interface Report {
         otherGrowth: Record<string, number>;
       }
     >;
+    telephony?: TelephonySection;
   };
 }
 
@@ -245,6 +248,7 @@ export function writeReport(path: string, report: Report): void {
     }
     out.push('');
   }
+  if (sec.telephony) out.push(...telephonyLines(sec.telephony, m.cpus));
   const previous = existsSync(path) ? readFileSync(path, 'utf8') : '';
   const notes = previous.includes(NOTES_MARKER)
     ? previous.slice(previous.indexOf(NOTES_MARKER))

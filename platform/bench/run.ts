@@ -1,9 +1,12 @@
 /**
  * `pnpm bench`: the platform (embedded default and NATS topology) side by side with reference
- * servers, in interleaved rounds, written to BENCHMARKS.md. Not pass/fail: targets are reported as
- * met or not. BENCH_QUICK=1 for a short run, BENCH_ONLY=get,list,post,fanout,campaign,export for
- * some sections (both written to .data/bench/ instead), BENCH_CPU_PROF=<dir> for CPU profiles of
- * the platform, BENCH_NODE_FLAGS for other node flags of its processes.
+ * servers, in interleaved rounds, and real SIP calls against sipp, written to BENCHMARKS.md. Not
+ * pass/fail: targets are reported as met or not. BENCH_QUICK=1 for a short run,
+ * BENCH_ONLY=get,list,post,fanout,campaign,export,telephony (or the names as arguments:
+ * `pnpm bench telephony`) for some sections (both written to .data/bench/ instead),
+ * BENCH_CPU_PROF=<dir> for CPU profiles of the platform, BENCH_NODE_FLAGS for other node flags of
+ * its processes (and of the telephony bench's calling process). BENCH_TELEPHONY_CALLS=50,100 sets
+ * the concurrent call counts.
  * NATS_URL / DATABASE_URL (admin URL of a PostgreSQL server; a scratch database is made in it)
  * default to 127.0.0.1:4222 and postgres@127.0.0.1:5432.
  */
@@ -19,6 +22,7 @@ import type { FanoutCommand, FanoutDone } from './publisher';
 import { type MachineInfo, machineInfo, type Report, writeReport } from './report';
 import { type Seeded, seed } from './seed';
 import { api, type Child, REPO_ROOT, rssOf, sleep, startChild, waitQuiet } from './support';
+import { type TelephonySettings, telephonyRun } from './telephony';
 import {
   type BenchEnv,
   type Platform,
@@ -30,8 +34,10 @@ import {
 } from './topology';
 
 const QUICK = process.env.BENCH_QUICK === '1';
+const PLATFORM_SECTIONS = ['get', 'list', 'post', 'fanout', 'campaign', 'export'];
+const ONLY = process.argv.length > 2 ? process.argv.slice(2).join(',') : process.env.BENCH_ONLY;
 const SECTIONS = new Set(
-  (process.env.BENCH_ONLY ?? 'get,list,post,fanout,campaign,export').split(',').map((s) => s.trim()),
+  (ONLY ?? [...PLATFORM_SECTIONS, 'telephony'].join(',')).split(',').map((s) => s.trim()),
 );
 const SETTINGS = QUICK
   ? {
@@ -57,6 +63,13 @@ const SETTINGS = QUICK
       contacts: 10_000,
       exportCalls: 100_000,
     };
+const TELEPHONY: TelephonySettings = {
+  levels: (process.env.BENCH_TELEPHONY_CALLS ?? '50,100').split(',').map(Number),
+  seconds: QUICK ? 5 : 10,
+  rampMs: 2000,
+  setupCalls: QUICK ? 50 : 200,
+  rounds: 3,
+};
 const LIST_CALLS = 1000;
 const FANOUT_ACCOUNTS = 100;
 const FANOUT_CLIENTS = 1000;
@@ -78,12 +91,47 @@ function ipcPublish(child: ChildProcess, command: FanoutCommand): Promise<Fanout
 
 async function main(): Promise<void> {
   const machine: MachineInfo = machineInfo();
-  const work = mkdtempSync(join(tmpdir(), 'voice-bench-'));
-  // The embedded PostgreSQL runs as 'postgres' when we are root: it must be able to reach its folder.
-  chmodSync(work, 0o755);
   const logDir = join(REPO_ROOT, '.data', 'bench', 'logs');
   rmSync(logDir, { recursive: true, force: true });
   mkdirSync(logDir, { recursive: true });
+  log(`voice bench${QUICK ? ' (quick)' : ''}: ${machine.cpus} x ${machine.cpuModel}, node ${machine.node}`);
+  log(`logs in ${logDir}`);
+  const report: Report = {
+    machine,
+    quick: QUICK,
+    settings: { ...SETTINGS, listCalls: LIST_CALLS },
+    sections: {},
+  };
+  // Before the platform starts: the calls' pacing is measured on a machine not serving it too.
+  if (SECTIONS.has('telephony')) {
+    log(`telephony: real calls against sipp on loopback (${TELEPHONY.levels.join(', ')} concurrent)`);
+    report.sections.telephony = await telephonyRun(TELEPHONY, logDir, log);
+  }
+  if (PLATFORM_SECTIONS.some((s) => SECTIONS.has(s))) {
+    const stopped = await platformSections(report, logDir);
+    if (stopped) return;
+  }
+
+  // Only a full run (every section, full length) replaces BENCHMARKS.md.
+  const out =
+    QUICK || ONLY !== undefined
+      ? join(REPO_ROOT, '.data', 'bench', QUICK ? 'BENCHMARKS-quick.md' : 'BENCHMARKS-partial.md')
+      : join(REPO_ROOT, 'BENCHMARKS.md');
+  writeFileSync(join(REPO_ROOT, '.data', 'bench', 'last-run.json'), JSON.stringify(report, null, 2));
+  writeReport(out, report);
+  // The repository's formatter aligns the tables (`pnpm lint` checks Markdown too).
+  spawnSync(join(REPO_ROOT, 'node_modules', '.bin', 'biome'), ['format', '--write', out], {
+    cwd: REPO_ROOT,
+    stdio: 'ignore',
+  });
+  log(`written: ${out}`);
+}
+
+/** The platform's sections: both topologies and the reference servers. True when interrupted. */
+async function platformSections(report: Report, logDir: string): Promise<boolean> {
+  const work = mkdtempSync(join(tmpdir(), 'voice-bench-'));
+  // The embedded PostgreSQL runs as 'postgres' when we are root: it must be able to reach its folder.
+  chmodSync(work, 0o755);
   const env: BenchEnv = {
     natsUrl: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
     adminDatabaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
@@ -95,9 +143,6 @@ async function main(): Promise<void> {
     dataDir: work,
     logLevel: process.env.BENCH_LOG_LEVEL,
   };
-  log(`voice bench${QUICK ? ' (quick)' : ''}: ${machine.cpus} x ${machine.cpuModel}, node ${machine.node}`);
-  log(`logs in ${logDir}`);
-
   const children: Child[] = [];
   const scratch = await scratchDatabase(env.adminDatabaseUrl);
   const stopAll = async () => {
@@ -150,12 +195,6 @@ async function main(): Promise<void> {
     );
     children.push(publisher);
 
-    const report: Report = {
-      machine,
-      quick: QUICK,
-      settings: { ...SETTINGS, listCalls: LIST_CALLS },
-      sections: {},
-    };
     const platforms = { embedded, nats };
     const seeded = { embedded: seedEmbedded, nats: seedNats };
 
@@ -258,23 +297,10 @@ async function main(): Promise<void> {
         report.sections.export[platform.name] = result;
       }
     }
-
-    // Only a full run (every section, full length) replaces BENCHMARKS.md.
-    const out =
-      QUICK || process.env.BENCH_ONLY !== undefined
-        ? join(REPO_ROOT, '.data', 'bench', QUICK ? 'BENCHMARKS-quick.md' : 'BENCHMARKS-partial.md')
-        : join(REPO_ROOT, 'BENCHMARKS.md');
-    writeFileSync(join(REPO_ROOT, '.data', 'bench', 'last-run.json'), JSON.stringify(report, null, 2));
-    writeReport(out, report);
-    // The repository's formatter aligns the tables (`pnpm lint` checks Markdown too).
-    spawnSync(join(REPO_ROOT, 'node_modules', '.bin', 'biome'), ['format', '--write', out], {
-      cwd: REPO_ROOT,
-      stdio: 'ignore',
-    });
-    log(`written: ${out}`);
   } finally {
     if (!interrupted) await stopAll();
   }
+  return interrupted;
 }
 
 type Platforms = { embedded: Platform; nats: Platform };

@@ -3,6 +3,7 @@ export { FRAME_SAMPLES, type G711Codec, SAMPLE_RATE } from './codec';
 export { PortPoolExhaustedError, type PortPoolOptions, type RtpPortPair, RtpPortPool } from './port-pool';
 export type { ReportBlock, RtcpReport, SenderInfo } from './rtcp';
 export {
+  type RtpProbe,
   RtpSession,
   type RtpSessionEvents,
   type RtpSessionOptions,

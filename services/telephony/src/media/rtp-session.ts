@@ -32,6 +32,17 @@ export interface RtpSessionOptions {
   /** Where to write the stereo WAV (agent left, callee right); no recording when absent. */
   recordingPath?: string;
   cname?: string;
+  /** Measurement hook (the bench): told of every RTP packet sent and accepted. Off by default. */
+  probe?: RtpProbe;
+}
+
+/**
+ * Sees each RTP packet as it is sent (after the socket send is issued) and as it is accepted, with
+ * its sequence number and the monotonic time (`performance.now()`, read only when a probe is set).
+ */
+export interface RtpProbe {
+  sent(atMs: number, sequenceNumber: number): void;
+  received(atMs: number, sequenceNumber: number): void;
 }
 
 export interface RtpSessionEvents {
@@ -226,6 +237,7 @@ export class RtpSession extends EventEmitter<RtpSessionEvents> {
   #tick(now: number): void {
     const sent = this.#sender.next(this.#playback);
     this.#sendTo(this.ports.rtp, this.#rtpPeer, serializeRtp(sent.packet));
+    this.options.probe?.sent(performance.now(), sent.packet.sequenceNumber);
     this.#hear(now, sent.pcm);
     this.#checkTimeout(now);
   }
@@ -263,6 +275,7 @@ export class RtpSession extends EventEmitter<RtpSessionEvents> {
     this.#rtpPeer.latch(from);
     const now = performance.now();
     this.#lastRtpAt = now;
+    this.options.probe?.received(now, packet.sequenceNumber);
     const isEvent = packet.payloadType === this.#eventPayloadType();
     if (this.#receiver.ssrc !== undefined && this.#receiver.ssrc !== packet.ssrc) this.#playout.reset();
     const { ssrc, sequenceNumber, timestamp, payload } = packet;
