@@ -36,8 +36,12 @@ import { settledDeliveries } from './webhook-support';
  * telephony service dialing over SIP on loopback to baresip (a person: answers, speaks, records)
  * or sipp (scripted answers), the call record, CALL_ENDED webhooks, the recording served with
  * Range, and a campaign over the trunk. (A number no trunk holds with SIMULATED_CARRIER=off is in
- * calls-sip.test.ts.) DTMF is not tested: the dial path sends none yet.
+ * calls-sip.test.ts.) Keys the person presses reach the transcript; the agent sends none (no
+ * flow asks for one), so DTMF out is proven at the telephony level (media-baresip-dtmf.test.ts).
  */
+/** Keys baresip, as the person called, presses during the call. */
+const PRESSED = '7*3';
+
 describe.each(infraModes())('real calls over a SIP trunk (%s)', (mode) => {
   let t: TestPlatform;
   let acme: TestAccount;
@@ -75,8 +79,14 @@ describe.each(infraModes())('real calls over a SIP trunk (%s)', (mode) => {
     return far;
   };
 
-  const callFrom = (source_number: string, phone_number = '+15550002222') =>
-    placeCallAndWait(t.url, acme.key, { agent_id: agentId, source_number, phone_number }, 60_000);
+  const callFrom = (source_number: string, whenLive?: () => void) =>
+    placeCallAndWait(
+      t.url,
+      acme.key,
+      { agent_id: agentId, source_number, phone_number: '+15550002222' },
+      60_000,
+      whenLive,
+    );
 
   /** The one CALL_ENDED the webhook service delivered for this call, once every delivery is final. */
   const deliveredOnce = async (call: Call, deliveries: number) => {
@@ -87,7 +97,7 @@ describe.each(infraModes())('real calls over a SIP trunk (%s)', (mode) => {
   };
   let deliveries = 0;
 
-  it('baresip answers, hears the agent and speaks; the record, webhook and recording say so', async () => {
+  it('baresip answers, hears the agent, speaks and presses keys; the record, webhook and recording say so', async () => {
     const baresip: Baresip = await startBaresip(CALLEE_SAYS);
     farEnds.push(baresip);
     const from = number();
@@ -95,9 +105,10 @@ describe.each(infraModes())('real calls over a SIP trunk (%s)', (mode) => {
       uri: `${baresip.uri};transport=udp`,
       numbers: [from],
     });
-    const call = await callFrom(from);
+    // The person presses keys while the agent speaks (RFC 4733 from baresip's keypad).
+    const call = await callFrom(from, () => baresip.press(PRESSED));
 
-    expectCompletedOverTrunk(call, trunk.id);
+    expectCompletedOverTrunk(call, trunk.id, PRESSED);
     expect(call.call_end_reason).toBe('agent_hung_up');
     expect(await statusesOf(t.databaseUrl, call.id)).toEqual([
       'initializing',

@@ -15,13 +15,16 @@ import { synthesize } from '../src/media';
 import { DialHarness, until } from './support/dial-harness';
 
 // A real call over the bus to baresip as a person: it answers, speaks, listens and records; the
-// agent speaks its flows and hangs up. Both recordings must hold what the other side said.
+// agent speaks its flows and hangs up. Both recordings must hold what the other side said, and
+// the keys the person pressed reach the call's end.
 
 const SPEECH = {
   start_flow: 'Hello, this is the agent calling about your appointment tomorrow morning.',
   end_flow: 'Thank you for your time, goodbye.',
 };
 const CALLEE_SAYS = 'Yes, hello, I can hear you.';
+/** Keys the person presses during the call. */
+const PRESSED = '42#';
 
 /** The 20 ms energy envelope of a signal at `rate`. */
 const env = (pcm: Int16Array, rate = 8000) => envelope(pcm, rate / 50);
@@ -40,10 +43,13 @@ describe.each(infraModes())('a call to baresip (%s)', (mode) => {
     await h.tearDown();
   }, 30_000);
 
-  it('rings, is answered, speaks both flows, hangs up, and records both sides', async () => {
+  it('rings, is answered, speaks both flows, hears the keys pressed, hangs up, and records both sides', async () => {
     const trunk = await h.trunk(baresip.uri);
     const callId = randomUUID();
     await h.dial(trunk, callId, SPEECH);
+    // The person presses keys while the agent speaks: baresip sends them as RFC 4733 events.
+    await until(() => h.of(callId).some((e) => e.type === 'answered'), 15_000, 'the answer');
+    baresip.press(PRESSED);
     const events = await h.ended(callId, 40_000);
     expect(events.map((e) => [e.sequence, e.type])).toEqual([
       [1, 'ringing'],
@@ -60,6 +66,11 @@ describe.each(infraModes())('a call to baresip (%s)', (mode) => {
     });
     expect(events[1]!.sip_code).toBe(200);
     expect(end.spoken.map((s) => s.text)).toEqual([SPEECH.start_flow, SPEECH.end_flow]);
+    expect(end.dtmf.map((k) => k.digit).join(''), 'the keys pressed, once each').toBe(PRESSED);
+    const pressedAt = end.dtmf.map((k) => Date.parse(k.at));
+    expect(pressedAt).toEqual([...pressedAt].sort((a, b) => a - b));
+    expect(pressedAt[0]!).toBeGreaterThanOrEqual(Date.parse(end.answered_at!));
+    expect(pressedAt.at(-1)!).toBeLessThanOrEqual(Date.parse(end.ended_at));
     const agentSaid = await synthesize(SPEECH.start_flow, { voice: 'en-us' });
     expect(end.duration_seconds).toBeGreaterThan(agentSaid.length / 8000);
 

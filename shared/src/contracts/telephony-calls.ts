@@ -38,6 +38,9 @@ export const SipHangupReply = z.object({ call_id: Uuid, ended: z.boolean() });
 
 export const SipProgressType = z.enum(['ringing', 'answered', 'ended']);
 
+/** At most this many pressed keys are kept per call; later ones are dropped. */
+export const MAX_DTMF_DIGITS = 200;
+
 /** How a SIP call ended, as the call record states it. */
 export const SipCallEnd = z.object({
   status: CallOutcome,
@@ -49,6 +52,15 @@ export const SipCallEnd = z.object({
   duration_seconds: z.number().min(0),
   /** What the agent said, each with the moment (ISO) it began. */
   spoken: z.array(z.object({ text: z.string(), at: DateTime })).max(1000),
+  /**
+   * Keys the callee pressed after the answer (RFC 4733 telephone events), each with the moment (ISO)
+   * its first packet arrived, in that order. Bounded: a caller holding a key down cannot grow it.
+   * Absent from events of instances older than the field: none.
+   */
+  dtmf: z
+    .array(z.object({ digit: z.string().regex(/^[0-9*#A-D]$/), at: DateTime }))
+    .max(MAX_DTMF_DIGITS)
+    .default([]),
   /** A recording of the call was put in the recording store under the call's id. */
   recorded: z.boolean(),
   /** Why, in words, when the network gave no SIP answer (media timeout, instance lost, ...). */

@@ -16,6 +16,10 @@ export interface Baresip {
   played: string;
   /** What it heard (`dump-*-dec.wav`) once the call ended, when there is one. */
   heard(): Promise<string | undefined>;
+  /** Types `keys` on its console: during a call its menu sends each digit as RFC 4733 DTMF. */
+  press(keys: string): void;
+  /** The telephone events it received so far, one digit per key (baresip 1.0.0 prints each). */
+  receivedDtmf(): string;
   stop(): Promise<void>;
 }
 
@@ -63,6 +67,15 @@ export async function startBaresip(text: string, silenceSeconds = 20): Promise<B
   const keep = (c: Buffer) => {
     output = (output + c.toString()).slice(-20_000);
   };
+  // baresip prints "received event: '5' (end=0)" as a key starts, "(end=1)" as it ends; read line
+  // by line (its status line ends in \r) so the bounded `output` cannot lose one.
+  let received = '';
+  let partial = '';
+  child.stdout?.on('data', (c: Buffer) => {
+    const lines = (partial + c.toString()).split(/[\r\n]/);
+    partial = lines.pop()!.slice(-1000);
+    for (const line of lines) received += /received event: '([0-9*#A-D])' \(end=0\)/.exec(line)?.[1] ?? '';
+  });
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -75,6 +88,11 @@ export async function startBaresip(text: string, silenceSeconds = 20): Promise<B
       const dec = files.find((f) => f.endsWith('-dec.wav'));
       return dec ? path.join(records, dec) : undefined;
     },
+    press: (keys) => {
+      child.stdin?.write(keys);
+    },
+    // baresip prints "received event: '5' (end=0)" when a key starts and "(end=1)" when it ends.
+    receivedDtmf: () => received,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;

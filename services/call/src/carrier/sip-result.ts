@@ -1,6 +1,6 @@
 import type { SipCallEnd, SipCallProgress } from '@voice/shared';
 import { clockTime, costs } from './result';
-import type { CallResult, CarrierEvent, DetailsCollectionResult } from './types';
+import type { CallResult, CarrierEvent, DetailsCollectionResult, TranscriptLine } from './types';
 
 /** Nothing is collected over SIP yet: the agent speaks its flows, nobody converses with it. */
 const NOTHING_COLLECTED: DetailsCollectionResult = {
@@ -24,6 +24,24 @@ function summaryOf(end: SipCallEnd, sip: { code: number; reason: string } | null
   return `Call over a SIP trunk ${OUTCOME_TEXT[end.status]}${network}; no details were collected.`;
 }
 
+/**
+ * The agent's lines and the keys the callee pressed, in the order they happened. What the callee
+ * said is audio in the recording, not yet text; a pressed key is a user line "[DTMF] 5".
+ */
+function sipTranscript(end: SipCallEnd): TranscriptLine[] {
+  const lines = [
+    ...end.spoken.map((line) => ({ role: 'agent' as const, content: line.text, at: line.at })),
+    ...end.dtmf.map((key) => ({ role: 'user' as const, content: `[DTMF] ${key.digit}`, at: key.at })),
+  ];
+  // Stable: a line and a key stamped the same millisecond keep agent-first order.
+  lines.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+  return lines.map((line) => ({
+    role: line.role,
+    content: line.content,
+    timestamp: clockTime(new Date(line.at)),
+  }));
+}
+
 /** How a SIP call ended, as the call record states it: costs follow the connected time. */
 export function sipCallResult(end: SipCallEnd, sip: { code: number; reason: string } | null): CallResult {
   // Billed per started second, as carriers bill (and as the record's integer duration says).
@@ -34,12 +52,7 @@ export function sipCallResult(end: SipCallEnd, sip: { code: number; reason: stri
     answered_at: end.answered_at ? new Date(end.answered_at) : null,
     ended_at: new Date(end.ended_at),
     duration_seconds: duration,
-    // Only the agent's lines: what the callee said is audio in the recording, not yet text.
-    transcript: end.spoken.map((line) => ({
-      role: 'agent',
-      content: line.text,
-      timestamp: clockTime(new Date(line.at)),
-    })),
+    transcript: sipTranscript(end),
     sentiment: 'neutral',
     call_summary: summaryOf(end, sip),
     call_end_reason: end.call_end_reason,
@@ -82,6 +95,7 @@ export function undialedEnd(at: Date, detail: string): SipCallEnd {
     ended_at: at.toISOString(),
     duration_seconds: 0,
     spoken: [],
+    dtmf: [],
     recorded: false,
     detail: detail.slice(0, 500),
   };

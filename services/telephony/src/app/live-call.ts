@@ -1,4 +1,4 @@
-import type { Logger, SipCallEnd, SipDialRequest, Sql } from '@voice/shared';
+import { type Logger, MAX_DTMF_DIGITS, type SipCallEnd, type SipDialRequest, type Sql } from '@voice/shared';
 import { type CallRow, callRepository, type ProgressStep } from '../db/call-repository';
 import type { TrunkRow } from '../db/trunk-rows';
 import { decideEnd, type LocalEnd } from '../domain/call-end';
@@ -40,6 +40,7 @@ export class LiveCall {
   private answeredAt: Date | null = null;
   private rang = false;
   private readonly spoken: SipCallEnd['spoken'] = [];
+  private readonly dtmf: SipCallEnd['dtmf'] = [];
   private writes: Promise<unknown> = Promise.resolve();
   private wake: (() => void) | undefined;
 
@@ -88,6 +89,7 @@ export class LiveCall {
       recordingPath: this.recordingPath,
     });
     this.session.on('media-timeout', () => this.stop('no_media', 'no media'));
+    this.session.on('dtmf', (digit) => this.pressed(digit));
     if (this.local) return null;
     const leg = deps.ua.invite({
       trunk: { uri: trunk.uri, username: trunk.username, password: trunk.password },
@@ -222,6 +224,12 @@ export class LiveCall {
     this.stop('finished', this.detail);
   }
 
+  /** A key the callee pressed, kept for the call record; early media is not the callee yet. */
+  private pressed(digit: string): void {
+    if (!this.answeredAt || this.dtmf.length >= MAX_DTMF_DIGITS) return;
+    this.dtmf.push({ digit, at: new Date().toISOString() });
+  }
+
   /** Queues a progress write after the ones before it; a call the sweeper ended meanwhile is hung up. */
   private record(step: Omit<ProgressStep, 'at' | 'end'>, at = new Date()): void {
     this.writes = this.writes.then(async () => {
@@ -255,6 +263,7 @@ export class LiveCall {
       ended_at: endedAt.toISOString(),
       duration_seconds: answeredAt ? Math.max(0, endedAt.getTime() - answeredAt.getTime()) / 1000 : 0,
       spoken: this.spoken,
+      dtmf: this.dtmf,
       recorded,
       detail: this.detail ?? legDetail(legEnd),
     };
