@@ -117,6 +117,12 @@ describe.each(infraModes())('real calls over a SIP trunk (%s)', (mode) => {
       'completed',
     ]);
     await deliveredOnce(call, ++deliveries);
+    // The telephony service counts the calls it carried by how they ended.
+    const metrics = await (await fetch(`${t.url}/metrics`)).text();
+    expect(metrics).toMatch(
+      /^telephony_calls_ended_total\{[^}]*status="completed"[^}]*reason="agent_hung_up"[^}]*\} [1-9]/m,
+    );
+    expect(metrics).toMatch(/^telephony_live_calls\{[^}]*\} \d+/m);
     await expectRecordingOfCall(call, [t.url], baresip);
     await expectBaresipHeardAgent(baresip, call);
   }, 90_000);

@@ -81,7 +81,8 @@ export function createTelephonyService(
   options: TelephonyServiceOptions = {},
 ): ServiceHandle & { parts: TelephonyServiceParts } {
   const { config } = deps;
-  const metrics = deps.metrics ? telephonyMetrics(deps.metrics) : undefined;
+  // The dialer is made below; the live-calls gauge reads it at scrape time.
+  const metrics = deps.metrics ? telephonyMetrics(deps.metrics, () => dialer.liveCalls) : undefined;
   const instance = `telephony-${randomUUID().slice(0, 8)}`;
   const trunks = new TrunksApp(deps.sql);
   const router = new TrunkRouter(deps.sql, config.SIMULATED_CARRIER, (m) => metrics?.routed(m));
@@ -92,7 +93,7 @@ export function createTelephonyService(
   const media = new Promise<LiveCallDeps>((resolve) => {
     ready = resolve;
   });
-  const dialer = new Dialer(deps.sql, deps.bus, instance, media);
+  const dialer = new Dialer(deps.sql, deps.bus, instance, media, (end) => metrics?.ended(end));
   const handle = defineService({
     name: 'telephony',
     subscriptions: [

@@ -4,6 +4,7 @@ import {
   type CallContext,
   callRpc,
   rpc,
+  type SipCallEnd,
   type SipDialReply,
   type SipDialRequest,
   SipHangupReply,
@@ -40,6 +41,8 @@ export class Dialer {
     readonly instance: string,
     /** Resolves once this instance's lease is held and its SIP user agent and RTP ports are ready. */
     private readonly media: Promise<LiveCallDeps>,
+    /** Told how each call this instance carried ended. */
+    private readonly onEnded: (end: SipCallEnd) => void = () => {},
   ) {}
 
   async dial(accountId: string, request: SipDialRequest): Promise<z.input<typeof SipDialReply>> {
@@ -58,6 +61,7 @@ export class Dialer {
     const call = new LiveCall(deps, row, trunk, request);
     const done = call
       .run()
+      .then(this.onEnded)
       .catch((error: unknown) =>
         deps.log.error({ call_id: row.call_id, err: error }, 'telephony: call failed'),
       )

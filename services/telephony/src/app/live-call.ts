@@ -55,7 +55,8 @@ export class LiveCall {
     return this.row.call_id;
   }
 
-  async run(): Promise<void> {
+  /** Carries the call to its end; resolves with that end, as the ended event states it. */
+  async run(): Promise<SipCallEnd> {
     let legEnd: CallEnded | null = null;
     try {
       legEnd = await this.dial();
@@ -63,7 +64,7 @@ export class LiveCall {
       this.stop('setup_failed', `the call could not be set up: ${(error as Error).message}`.slice(0, 500));
     }
     await this.writes;
-    await this.finish(legEnd);
+    return this.finish(legEnd);
   }
 
   /** Ends the call: CANCEL before the answer, BYE after, or never dialing it. The first reason wins. */
@@ -245,7 +246,7 @@ export class LiveCall {
     ).catch(() => false);
   }
 
-  private async finish(legEnd: CallEnded | null): Promise<void> {
+  private async finish(legEnd: CallEnded | null): Promise<SipCallEnd> {
     const endedAt = new Date();
     await this.session?.close().catch((error: unknown) => {
       this.deps.log.warn({ call_id: this.callId, err: error }, 'telephony: recording did not close cleanly');
@@ -272,6 +273,7 @@ export class LiveCall {
       // Ended elsewhere (or the database is gone): the trunk's slot must not stay taken either way.
       await this.deps.admissions.release(this.callId).catch(() => undefined);
     }
+    return end;
   }
 
   private async keepRecording(): Promise<boolean> {
