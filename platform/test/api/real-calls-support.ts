@@ -41,6 +41,7 @@ export async function createTrunk(
     username?: string;
     password?: string;
     ring_timeout_seconds?: number;
+    max_concurrent_calls?: number;
   },
 ): Promise<SipTrunk> {
   const res = await api<Envelope<SipTrunk>>(url, 'POST', '/v1/sip-trunks', {

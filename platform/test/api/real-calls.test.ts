@@ -200,14 +200,19 @@ describe.each(infraModes())('real calls over a SIP trunk (%s)', (mode) => {
     60_000,
   );
 
-  it('runs a campaign over the trunk: every contact is called over SIP and completes', async () => {
+  it('runs a campaign over a one-line trunk: every contact waits for the line, is called over SIP and completes', async () => {
     const far = await sipp(answerScenario({ sdp: true }), [
       '-rtp_echo',
       '-mp',
       String(await freeUdpAndTcpPort()),
     ]);
     const from = number();
-    const trunk = await createTrunk(t.url, acme.key, { uri: far.uri, numbers: [from] });
+    // One line, while the campaign places two calls at a time: the second waits for the line.
+    const trunk = await createTrunk(t.url, acme.key, {
+      uri: far.uri,
+      numbers: [from],
+      max_concurrent_calls: 1,
+    });
     const campaigns = campaignApi(t.url, acme.key);
     const created = await campaigns.create({
       name: 'Over the trunk',
@@ -227,5 +232,12 @@ describe.each(infraModes())('real calls over a SIP trunk (%s)', (mode) => {
     const calls: Call[] = await campaigns.calls(created.id);
     expect(calls).toHaveLength(3);
     for (const call of calls) expectCompletedOverTrunk(call, trunk.id);
+    // The trunk carried one call at a time: each was answered after the one before it ended.
+    const byAnswer = [...calls].sort((a, b) => Date.parse(a.answered_at!) - Date.parse(b.answered_at!));
+    for (let i = 1; i < byAnswer.length; i++) {
+      expect(Date.parse(byAnswer[i]!.answered_at!)).toBeGreaterThanOrEqual(
+        Date.parse(byAnswer[i - 1]!.ended_at!),
+      );
+    }
   }, 120_000);
 });

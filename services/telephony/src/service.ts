@@ -53,8 +53,8 @@ export interface TelephonyServiceOptions {
    */
   keepAliveMs?: number;
   keepAliveConcurrency?: number;
-  /** Longest wait for a trunk's calls_per_second slot (default 5 s). */
-  maxPacingWaitMs?: number;
+  /** Longest wait for a trunk to take a call: a free line, a calls_per_second slot (default 10 min). */
+  maxAdmissionWaitMs?: number;
   /** How long stopping waits for live calls to end with BYE or CANCEL (default 5 s). */
   stopTimeoutMs?: number;
   sipTimers?: Partial<SipTimers>;
@@ -155,7 +155,7 @@ export function createTelephonyService(
               path.join(config.DATA_DIR, 'recordings-in-progress'),
             ),
           speak: options.speak ?? speakLanguage,
-          maxPacingWaitMs: options.maxPacingWaitMs ?? 5_000,
+          maxAdmissionWaitMs: options.maxAdmissionWaitMs ?? 600_000,
         });
         const running = ua;
         return {

@@ -21,9 +21,12 @@ export interface LiveCallDeps {
   recordings: CallRecordings;
   /** 8 kHz mono speech for `text` in `language`. */
   speak(text: string, language: string): Promise<Int16Array>;
-  /** Longest wait for a calls_per_second slot before the call fails instead. */
-  maxPacingWaitMs: number;
+  /** Longest wait for the trunk to take the call (a free line, a calls_per_second slot) before it fails instead. */
+  maxAdmissionWaitMs: number;
 }
+
+/** How often a call waiting for a free line on its trunk asks again. */
+const LINE_POLL_MS = 250;
 
 /**
  * One real call on this instance: admission to its trunk, the SIP leg, its media and recording,
@@ -114,27 +117,30 @@ export class LiveCall {
     );
   }
 
-  /** Waits for the trunk to take the call: briefly for a calls-per-second slot, never for a free line. */
+  /**
+   * Waits for the trunk to take the call: for a free line (max_concurrent_calls) and for its
+   * calls_per_second slot, as the trunk's settings promise, at most maxAdmissionWaitMs. The call
+   * stays `initializing` meanwhile; a hang-up ends the wait.
+   */
   private async admit(): Promise<boolean> {
     const { deps, row, trunk } = this;
-    const deadline = Date.now() + deps.maxPacingWaitMs;
+    const deadline = Date.now() + deps.maxAdmissionWaitMs;
     for (;;) {
       if (this.local) return false;
       const admission = await deps.admissions.tryAdmit(row.account_id, trunk.id, row.call_id);
       if (admission.outcome === 'admit') return true;
-      if (admission.reason === 'max_concurrent_calls') {
+      // A line frees when another call ends, on any instance: look again shortly.
+      const retryAt = admission.retryAt ?? Date.now() + LINE_POLL_MS;
+      if (retryAt > deadline) {
         this.stop(
-          'at_capacity',
-          `trunk ${trunk.name} carries its max_concurrent_calls (${trunk.max_concurrent_calls}) already: not dialed`,
+          admission.reason === 'max_concurrent_calls' ? 'at_capacity' : 'setup_failed',
+          `trunk ${trunk.name} did not take the call within ${Math.round(deps.maxAdmissionWaitMs / 1000)} s ` +
+            `(${admission.reason}): not dialed`,
         );
         return false;
       }
-      if (admission.retryAt > deadline) {
-        this.stop('setup_failed', `no calls_per_second slot on trunk ${trunk.name} in time: not dialed`);
-        return false;
-      }
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, Math.max(0, admission.retryAt - Date.now()));
+        const timer = setTimeout(resolve, Math.max(0, retryAt - Date.now()));
         this.wake = () => {
           clearTimeout(timer);
           resolve();
