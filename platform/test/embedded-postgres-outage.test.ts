@@ -30,31 +30,11 @@ function postgresLines(output: string): string {
     .join('\n');
 }
 
-type CampaignClient = ReturnType<typeof campaignApi>;
-type Campaign = Awaited<ReturnType<CampaignClient['get']>>;
-
 /**
- * Polls the campaign until `done` holds. Just after a restart a busy machine may still answer 503
- * or 504 for a moment (a pool reconnecting, a query waiting for it): clients retry those, so does
- * this; any other failure (a 500 above all) fails the test.
+ * Just after a restart a busy machine may still answer 503 or 504 for a moment (a pool
+ * reconnecting, a query waiting for it): clients retry those, so does the test; a 500 fails it.
  */
-async function campaignWhen(
-  client: CampaignClient,
-  id: string,
-  done: (campaign: Campaign) => boolean,
-  timeoutMs: number,
-): Promise<Campaign> {
-  const deadline = Date.now() + timeoutMs;
-  let last = '';
-  while (Date.now() < deadline) {
-    const res = await client.send<Campaign>('GET', `/v1/campaigns/${id}`);
-    last = `${res.status} ${res.text}`;
-    if (res.status === 200 && done(res.body.data)) return res.body.data;
-    if (![200, 503, 504].includes(res.status)) break;
-    await new Promise((resolve) => setTimeout(resolve, 40));
-  }
-  throw new Error(`campaign ${id} never got there; last answer: ${last}`);
-}
+const RECOVERING = [503, 504];
 
 /** The platform's last warnings and errors. */
 function problems(output: string): string {
@@ -126,7 +106,7 @@ describe('the embedded PostgreSQL dies under a running platform', () => {
     });
     // Killed twice, at different points of the campaign; each time it is restarted.
     for (const [round, progress] of [5, 20].entries()) {
-      await campaignWhen(client, created.id, (c) => c.counts.completed >= progress, 60_000);
+      await client.waitFor(created.id, (c) => c.counts.completed >= progress, 60_000, RECOVERING);
       const killed = await postmasterPid(dataDir);
       process.kill(killed, 'SIGKILL');
       await vi.waitFor(
@@ -142,7 +122,7 @@ describe('the embedded PostgreSQL dies under a running platform', () => {
     }
     expect(proc.output()).toContain('embedded PostgreSQL exited unexpectedly; restarting it');
 
-    const done = await campaignWhen(client, created.id, (c) => c.status === 'completed', 90_000);
+    const done = await client.waitFor(created.id, (c) => c.status === 'completed', 90_000, RECOVERING);
     const calls = await client.calls(created.id);
     const dials = dialsPerNumber(calls);
     expect([...dials.keys()].sort()).toEqual([...numbers].sort());

@@ -69,14 +69,26 @@ export function campaignApi(url: string, key: string) {
       expect(res.status, res.text).toBe(200);
       return res.body.data;
     },
-    /** Polls the campaign until `done` holds (it returns as soon as it does: the bound is for a loaded machine). */
-    async waitFor(id: string, done: (c: Campaign) => boolean, timeoutMs = 60_000): Promise<Campaign> {
+    /**
+     * Polls the campaign until `done` holds (it returns as soon as it does: the bound is for a loaded
+     * machine). `waitOut`: statuses a recovering platform may answer for a moment (503, 504), polled
+     * past like a client retrying them; any other answer but 200 fails at once.
+     */
+    async waitFor(
+      id: string,
+      done: (c: Campaign) => boolean,
+      timeoutMs = 60_000,
+      waitOut: readonly number[] = [],
+    ): Promise<Campaign> {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const campaign = await this.get(id);
-        if (done(campaign)) return campaign;
+        const res = await send<Campaign>('GET', `/v1/campaigns/${id}`);
+        if (!waitOut.includes(res.status)) {
+          expect(res.status, res.text).toBe(200);
+          if (done(res.body.data)) return res.body.data;
+        }
         if (Date.now() > deadline)
-          throw new Error(`campaign ${id} never got there: ${JSON.stringify(campaign)}`);
+          throw new Error(`campaign ${id} never got there; last answer: ${res.status} ${res.text}`);
         await new Promise((r) => setTimeout(r, 40));
       }
     },

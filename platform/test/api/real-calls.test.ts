@@ -79,6 +79,10 @@ describe.each(infraModes())('real calls over a SIP trunk (%s)', (mode) => {
     return far;
   };
 
+  /** sipp answering with `scenario` and sending every RTP packet back (its media on a free port). */
+  const echoingSipp = async (scenario: string): Promise<Sipp> =>
+    sipp(scenario, ['-rtp_echo', '-mp', String(await freeUdpAndTcpPort())]);
+
   const callFrom = (source_number: string, whenLive?: () => void) =>
     placeCallAndWait(
       t.url,
@@ -180,11 +184,7 @@ describe.each(infraModes())('real calls over a SIP trunk (%s)', (mode) => {
   it.each([401, 407] as const)(
     'answers a %i digest challenge with the trunk’s username and password, and completes',
     async (kind) => {
-      const far = await sipp(digestScenario(kind, 'alice', 's3cret-pass'), [
-        '-rtp_echo',
-        '-mp',
-        String(await freeUdpAndTcpPort()),
-      ]);
+      const far = await echoingSipp(digestScenario(kind, 'alice', 's3cret-pass'));
       const from = number();
       const trunk = await createTrunk(t.url, acme.key, {
         uri: far.uri,
@@ -201,11 +201,7 @@ describe.each(infraModes())('real calls over a SIP trunk (%s)', (mode) => {
   );
 
   it('runs a campaign over a one-line trunk: every contact waits for the line, is called over SIP and completes', async () => {
-    const far = await sipp(answerScenario({ sdp: true }), [
-      '-rtp_echo',
-      '-mp',
-      String(await freeUdpAndTcpPort()),
-    ]);
+    const far = await echoingSipp(answerScenario({ sdp: true }));
     const from = number();
     // One line, while the campaign places two calls at a time: the second waits for the line.
     const trunk = await createTrunk(t.url, acme.key, {

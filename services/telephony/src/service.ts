@@ -67,15 +67,6 @@ export interface TelephonyServiceOptions {
  * carrier), per-trunk admission, and real calls: one SIP user agent per instance, RTP media,
  * recordings, progress events through the outbox, and the end of calls whose instance died.
  */
-/** `make`'s promise, made on the first call and shared by every later one. */
-function once<T>(make: () => Promise<T>): () => Promise<T> {
-  let made: Promise<T> | undefined;
-  return () => {
-    made ??= make();
-    return made;
-  };
-}
-
 export function createTelephonyService(
   deps: ServiceDeps,
   options: TelephonyServiceOptions = {},
@@ -151,7 +142,7 @@ export function createTelephonyService(
             options.recordings ??
             new StoredRecordings(
               options.recordingStore ??
-                once(() => FileRecordingStore.open(path.join(config.DATA_DIR, 'recordings'))),
+                (() => FileRecordingStore.open(path.join(config.DATA_DIR, 'recordings'))),
               path.join(config.DATA_DIR, 'recordings-in-progress'),
             ),
           speak: options.speak ?? speakLanguage,

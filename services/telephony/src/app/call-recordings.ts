@@ -24,10 +24,11 @@ export interface CallRecordings {
  */
 export class StoredRecordings implements CallRecordings {
   private readonly work: FolderRecordings;
+  private store: Promise<RecordingStore> | undefined;
 
-  /** `store` is asked for when the first recording is kept (the platform opens it lazily). */
+  /** `openStore` is called once, when the first recording is kept. */
   constructor(
-    private readonly store: () => Promise<RecordingStore>,
+    private readonly openStore: () => Promise<RecordingStore>,
     workFolder: string,
   ) {
     this.work = new FolderRecordings(workFolder);
@@ -38,7 +39,8 @@ export class StoredRecordings implements CallRecordings {
   }
 
   async keep(callId: string, file: string): Promise<boolean> {
-    await (await this.store()).put(callId, file);
+    this.store ??= this.openStore();
+    await (await this.store).put(callId, file);
     await rm(file, { force: true });
     return true;
   }
