@@ -294,9 +294,11 @@ describe.each(infraModes())('calls over a SIP trunk, through the telephony servi
         ended_at: endedAt.toISOString(),
         duration_seconds: 7.2,
         spoken: [
-          { text: 'Hi, this is Riley.', at: answeredAt.toISOString() },
-          { text: 'Goodbye!', at: new Date(answeredAt.getTime() + 5_000).toISOString() },
+          { text: 'Hi, this is Riley.', at: answeredAt.toISOString(), interrupted: false },
+          { text: 'Goodbye!', at: new Date(answeredAt.getTime() + 5_000).toISOString(), interrupted: false },
         ],
+        heard: [],
+        conversation: null,
         // Keys pressed during the first line and after the second: they interleave by time.
         dtmf: [
           { digit: '4', at: new Date(answeredAt.getTime() + 2_000).toISOString() },
@@ -441,8 +443,8 @@ describe.each(infraModes())('calls over a SIP trunk, through the telephony servi
     // Stopped while the call is live; the end is published while no call service runs.
     await service!.stop();
     const now = new Date();
-    // As an instance older than the `dtmf` field publishes it: still read, with no keys.
-    const end: Omit<SipCallEnd, 'dtmf'> = {
+    // As an instance older than the `dtmf`, `heard` and `conversation` fields publishes it: still read.
+    const end: Omit<SipCallEnd, 'dtmf' | 'heard' | 'conversation'> = {
       status: 'completed',
       call_end_reason: 'agent_hung_up',
       ended_by: 'agent',

@@ -95,8 +95,10 @@ export function undialedEnd(at: Date, detail: string): SipCallEnd {
     ended_at: at.toISOString(),
     duration_seconds: 0,
     spoken: [],
+    heard: [],
     dtmf: [],
     recorded: false,
     detail: detail.slice(0, 500),
+    conversation: null,
   };
 }

@@ -225,7 +225,7 @@ export class LiveCall {
         break;
       }
       if (pcm.length === 0) continue;
-      this.spoken.push({ text: texts[i]!, at: new Date().toISOString() });
+      this.spoken.push({ text: texts[i]!, at: new Date().toISOString(), interrupted: false });
       await this.session!.play(pcm);
     }
     this.stop('finished', this.detail);
@@ -270,9 +270,11 @@ export class LiveCall {
       ended_at: endedAt.toISOString(),
       duration_seconds: answeredAt ? Math.max(0, endedAt.getTime() - answeredAt.getTime()) / 1000 : 0,
       spoken: this.spoken,
+      heard: [],
       dtmf: this.dtmf,
       recorded,
       detail: this.detail ?? legDetail(legEnd),
+      conversation: null,
     };
     const step = { sip_code: legEnd?.sipCode ?? null, sip_reason: legEnd?.sipReason ?? null };
     if (!(await this.write({ type: 'ended', at: end.ended_at, ...step, end }))) {

@@ -16,8 +16,10 @@ export async function endLostCall(sql: Sql, call: OrphanRow): Promise<boolean> {
     ended_at: endedAt.toISOString(),
     duration_seconds: answered ? (endedAt.getTime() - call.answered_at!.getTime()) / 1000 : 0,
     spoken: [],
+    heard: [],
     dtmf: [],
     recorded: false,
+    conversation: null,
     detail: `the telephony instance carrying the call (${call.instance}) stopped`.slice(0, 500),
   };
   return callRepository.progress(sql, call, {
