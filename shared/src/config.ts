@@ -74,6 +74,30 @@ export const ConfigSchema = z.object({
   SIP_PORT: z.coerce.number().int().min(0).max(65_535).default(0),
   /** The address a trunk must reach us at, when it is not the bound one (NAT): put in Via, Contact and SDP. */
   SIP_PUBLIC_ADDRESS: publicAddress.optional(),
+  /**
+   * Who decides what the agent says on a real call: `rules` (local, the default: walks the agent
+   * type's details, recognises intents) or `llm` (an OpenAI-compatible chat-completions endpoint at
+   * LLM_BASE_URL, the agent's ai_model unless LLM_MODEL is set).
+   */
+  CONVERSATION_BRAIN: z.enum(['rules', 'llm'], { error: 'must be rules or llm' }).default('rules'),
+  LLM_BASE_URL: url(/^https?$/).optional(),
+  LLM_API_KEY: z.string().min(1).max(500).optional(),
+  LLM_MODEL: z.string().min(1).max(100).optional(),
+  /** Longest wait for a model's first token before the agent asks the callee to repeat. */
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(8000),
+  /** Speech synthesis: `local` (espeak-ng and flite) or `openai` (an OpenAI-compatible /audio/speech). */
+  TTS_ENGINE: z.enum(['local', 'openai'], { error: 'must be local or openai' }).default('local'),
+  /** Speech recognition: `local` (pocketsphinx, English) or `openai` (an OpenAI-compatible /audio/transcriptions). */
+  STT_ENGINE: z.enum(['local', 'openai'], { error: 'must be local or openai' }).default('local'),
+  /** Where the `openai` speech engines are (default LLM_BASE_URL), their key (default LLM_API_KEY) and models. */
+  SPEECH_BASE_URL: url(/^https?$/).optional(),
+  SPEECH_API_KEY: z.string().min(1).max(500).optional(),
+  TTS_MODEL: z.string().min(1).max(100).default('tts-1'),
+  STT_MODEL: z.string().min(1).max(100).default('whisper-1'),
+  /** The callee saying nothing this long after the agent spoke: a reprompt, then a polite end. */
+  CONVERSATION_SILENCE_MS: z.coerce.number().int().min(1000).max(120_000).default(7000),
+  /** Answering-machine detection before the agent speaks (`off`: every answer is a person). */
+  CONVERSATION_AMD: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
   WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(1).max(3_600_000).default(5000),
   /** Unset: false in production, true in the embedded default (decided by the composition root). */
   WEBHOOK_ALLOW_PRIVATE: booleanFlag.optional(),
@@ -189,6 +213,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         'RTCP port above it (e.g. 10000..20000)',
     ]);
   }
+  const hosted = [
+    config.CONVERSATION_BRAIN === 'llm' && !config.LLM_BASE_URL ? 'CONVERSATION_BRAIN: llm needs LLM_BASE_URL' : '',
+    ...(['TTS_ENGINE', 'STT_ENGINE'] as const).map((key) =>
+      config[key] === 'openai' && !config.SPEECH_BASE_URL && !config.LLM_BASE_URL
+        ? `${key}: openai needs SPEECH_BASE_URL (or LLM_BASE_URL)`
+        : '',
+    ),
+  ].filter(Boolean);
+  if (hosted.length > 0) throw new ConfigError(hosted);
   return config;
 }
 

@@ -5,6 +5,7 @@ import { decideEnd, type LocalEnd } from '../domain/call-end';
 import type { RtpPortPool } from '../media';
 import { RtpSession } from '../media';
 import type { CallEnded, CallLeg, CallProgress, SipUserAgent } from '../sip';
+import { type AgentEnd, Conversation, type ConversationDeps } from '../conversation/engine';
 import type { TrunkAdmissions } from './admissions';
 import type { CallRecordings } from './call-recordings';
 import { legDetail, withRetries } from './call-support';
@@ -23,7 +24,21 @@ export interface LiveCallDeps {
   speak(text: string, language: string): Promise<Int16Array>;
   /** Longest wait for the trunk to take the call (a free line, a calls_per_second slot) before it fails instead. */
   maxAdmissionWaitMs: number;
+  /** The conversation engines; without them (or a request without `conversation`) the agent speaks its flows only. */
+  conversation?: ConversationDeps | undefined;
 }
+
+/** How the call ends when the agent ends the conversation. */
+const AGENT_ENDS: Record<AgentEnd, LocalEnd> = {
+  voicemail: 'voicemail',
+  silence: 'silence',
+  max_duration: 'max_duration',
+  completed: 'conversation_done',
+  not_interested: 'conversation_done',
+  call_back: 'conversation_done',
+  opted_out: 'conversation_done',
+  wrong_person: 'conversation_done',
+};
 
 /** How often a call waiting for a free line on its trunk asks again. */
 const LINE_POLL_MS = 250;
@@ -39,6 +54,7 @@ export class LiveCall {
   private leg: CallLeg | undefined;
   private legEnded = false;
   private session: RtpSession | undefined;
+  private conversation: Conversation | undefined;
   private recordingPath: string | undefined;
   private answeredAt: Date | null = null;
   private rang = false;
@@ -75,12 +91,13 @@ export class LiveCall {
     if (this.local || this.legEnded) return;
     this.local = local;
     this.detail = detail;
+    this.conversation?.close();
     this.wake?.();
     void this.leg?.hangUp();
   }
 
   private async dial(): Promise<CallEnded | null> {
-    const speech = this.prepareSpeech();
+    const speech = this.deps.conversation && this.request.conversation ? [] : this.prepareSpeech();
     if (!(await this.admit())) return null;
     const { deps, trunk, request } = this;
     this.recordingPath = await deps.recordings.pathFor(this.callId);
@@ -94,6 +111,7 @@ export class LiveCall {
     });
     this.session.on('media-timeout', () => this.stop('no_media', 'no media'));
     this.session.on('dtmf', (digit) => this.pressed(digit));
+    this.conversation = this.startConversation(this.session);
     if (this.local) return null;
     const leg = deps.ua.invite({
       trunk: { uri: trunk.uri, username: trunk.username, password: trunk.password },
@@ -105,6 +123,24 @@ export class LiveCall {
     this.leg = leg;
     leg.onProgress((progress) => this.onProgress(progress, speech));
     return leg.waitFor('ended');
+  }
+
+  private startConversation(session: RtpSession): Conversation | undefined {
+    const { conversation: engines } = this.deps;
+    const { conversation, speech, source_number } = this.request;
+    if (!engines || !conversation) return undefined;
+    const context = {
+      conversation,
+      language: speech.language,
+      start_flow: speech.start_flow,
+      end_flow: speech.end_flow,
+      source_number,
+      now: new Date(),
+    };
+    const log = this.deps.log.child({ call_id: this.callId });
+    return new Conversation({ ...engines, log }, session, context, speech.voice, (why) =>
+      this.stop(AGENT_ENDS[why]),
+    );
   }
 
   /** Synthesis starts with the dial, so the agent speaks as soon as the call is answered. */
@@ -210,7 +246,8 @@ export class LiveCall {
     session.start();
     session.markAnswered();
     this.record({ type: 'answered', sip_code: sipCode, sip_reason: sipReason }, this.answeredAt);
-    void this.speakFlows(speech);
+    if (this.conversation) this.conversation.answered();
+    else void this.speakFlows(speech);
   }
 
   /** start_flow, then end_flow, then BYE: the conversation in between comes with the next issue. */
@@ -254,6 +291,8 @@ export class LiveCall {
 
   private async finish(legEnd: CallEnded | null): Promise<SipCallEnd> {
     const endedAt = new Date();
+    this.conversation?.close();
+    const talk = this.answeredAt ? await this.conversation?.result() : undefined;
     await this.session?.close().catch((error: unknown) => {
       this.deps.log.warn({ call_id: this.callId, err: error }, 'telephony: recording did not close cleanly');
     });
@@ -263,18 +302,19 @@ export class LiveCall {
       answered: answeredAt !== null,
       leg: legEnd && { cause: legEnd.cause, sipCode: legEnd.sipCode, by: legEnd.by },
       local: this.local,
+      machine: this.conversation?.reachedMachine ?? false,
     });
     const end: SipCallEnd = {
       ...decision,
       answered_at: answeredAt?.toISOString() ?? null,
       ended_at: endedAt.toISOString(),
       duration_seconds: answeredAt ? Math.max(0, endedAt.getTime() - answeredAt.getTime()) / 1000 : 0,
-      spoken: this.spoken,
-      heard: [],
+      spoken: talk?.spoken ?? this.spoken,
+      heard: talk?.heard ?? [],
       dtmf: this.dtmf,
       recorded,
       detail: this.detail ?? legDetail(legEnd),
-      conversation: null,
+      conversation: talk?.conversation ?? null,
     };
     const step = { sip_code: legEnd?.sipCode ?? null, sip_reason: legEnd?.sipReason ?? null };
     if (!(await this.write({ type: 'ended', at: end.ended_at, ...step, end }))) {

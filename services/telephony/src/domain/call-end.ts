@@ -6,8 +6,16 @@ import { type InviteEndCause, inviteOutcome, type SipEndReason } from './sip-out
 
 /** Why our side ended (or never placed) the call, when it was our side. */
 export type LocalEnd =
-  /** The agent said its flows and hung up with BYE. */
+  /** The agent said its flows and hung up with BYE (a call without a conversation). */
   | 'finished'
+  /** The conversation reached its end (everything collected, not interested, opted out ...). */
+  | 'conversation_done'
+  /** The callee stayed silent through the reprompt: the agent said goodbye. */
+  | 'silence'
+  /** The conversation reached its maximum duration. */
+  | 'max_duration'
+  /** An answering machine picked up; the agent left its message after the beep. */
+  | 'voicemail'
   /** TELEPHONY.hangup asked for it. */
   | 'hangup'
   /** The service is stopping: live calls end with it. */
@@ -28,6 +36,8 @@ export interface EndFacts {
   /** How the SIP leg ended; null when no INVITE was sent. */
   leg: { cause: InviteEndCause; sipCode: number | null; by: 'remote' | 'local' | 'timeout' } | null;
   local: LocalEnd | null;
+  /** Answering-machine detection said a machine picked up. */
+  machine?: boolean;
 }
 
 export type EndDecision = Pick<SipCallEnd, 'status' | 'call_end_reason' | 'ended_by'>;
@@ -62,8 +72,12 @@ export function decideEnd(facts: EndFacts): EndDecision {
   }
 }
 
-/** A connected call keeps `completed`; the reason says whose BYE ended it. */
+/** A connected call keeps `completed` (a machine's, `voicemail`); the reason says whose BYE ended it. */
 function answeredEnd(facts: EndFacts): EndDecision {
+  if (facts.machine && facts.local !== 'instance_lost') {
+    const byUs = facts.local !== null || facts.leg?.by !== 'remote';
+    return { status: 'voicemail', call_end_reason: 'voicemail_detected', ended_by: byUs ? 'agent' : 'user' };
+  }
   const completed = (call_end_reason: SipCallEnd['call_end_reason'], ended_by: SipCallEnd['ended_by']) => ({
     status: 'completed' as CallOutcome,
     call_end_reason,
@@ -77,7 +91,13 @@ function answeredEnd(facts: EndFacts): EndDecision {
     case 'shutdown':
       return completed('agent_hung_up', 'system');
     case 'finished':
+    case 'silence':
       return completed('agent_hung_up', 'agent');
+    case 'conversation_done':
+    case 'voicemail':
+      return completed('conversation_completed', 'agent');
+    case 'max_duration':
+      return completed('timeout', 'system');
     default:
       return facts.leg?.by === 'remote' && facts.leg.cause === 'response'
         ? completed('customer_hung_up', 'user')

@@ -49,6 +49,8 @@ export interface RtpSessionEvents {
   /** Each 20 ms of what the far end said (silence when it said nothing), in step with our clock. */
   audio: [pcm: Int16Array];
   dtmf: [digit: string];
+  /** The first packet of speech after silence went out (`performance.now()`): the agent is heard from here. */
+  talkspurt: [atMs: number];
   rtcp: [report: RtcpReport];
   'media-timeout': [];
 }
@@ -238,6 +240,7 @@ export class RtpSession extends EventEmitter<RtpSessionEvents> {
     const sent = this.#sender.next(this.#playback);
     this.#sendTo(this.ports.rtp, this.#rtpPeer, serializeRtp(sent.packet));
     this.options.probe?.sent(performance.now(), sent.packet.sequenceNumber);
+    if (sent.packet.marker && sent.pcm) this.emit('talkspurt', performance.now());
     this.#hear(now, sent.pcm);
     this.#checkTimeout(now);
   }
