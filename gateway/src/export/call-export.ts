@@ -35,6 +35,7 @@ const COLUMNS: [string, (call: Call) => unknown][] = [
   ['details_status', (c) => c.details_collection?.status],
   ['details_score', (c) => c.details_collection?.score],
   ['collected_values', (c) => c.details_collection?.collected_values],
+  ['opted_out', (c) => c.opted_out],
   ['metadata', (c) => c.metadata],
   ['transcript', (c) => c.transcript],
   ['ai_cost', (c) => c.ai_cost],
