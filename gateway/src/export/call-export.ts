@@ -35,7 +35,6 @@ const COLUMNS: [string, (call: Call) => unknown][] = [
   ['details_status', (c) => c.details_collection?.status],
   ['details_score', (c) => c.details_collection?.score],
   ['collected_values', (c) => c.details_collection?.collected_values],
-  ['opted_out', (c) => c.opted_out],
   ['metadata', (c) => c.metadata],
   ['transcript', (c) => c.transcript],
   ['ai_cost', (c) => c.ai_cost],
@@ -48,6 +47,8 @@ const COLUMNS: [string, (call: Call) => unknown][] = [
   ['trunk_id', (c) => c.telephony.trunk_id],
   ['sip_code', (c) => c.telephony.sip_code],
   ['sip_reason', (c) => c.telephony.sip_reason],
+  // Last: columns added later go at the end, so a reader by position keeps working.
+  ['opted_out', (c) => c.opted_out],
 ];
 
 export const CSV_HEADER = COLUMNS.map(([name]) => name);

@@ -65,6 +65,13 @@ const clock = (d: Date): string => d.toISOString().slice(11, 19);
 const round4 = (n: number): number => Math.round(n * 10_000) / 10_000;
 const E164 = /^\+[1-9]\d{7,14}$/;
 
+/** A completed call: rang, was answered, and the agent ended the conversation. */
+function expectConversationByAgent(plan: ReturnType<typeof planCall>): void {
+  const r = plan.result;
+  expect([r.status, r.call_end_reason, r.ended_by]).toEqual(['completed', 'conversation_completed', 'agent']);
+  expect(plan.events.map((e) => e.type)).toEqual(['ringing', 'answered', 'ended']);
+}
+
 describe('planCall: outcome by test number', () => {
   it.each([
     ['0001', 'no_answer', 'no_answer', 'carrier', { code: 480, reason: 'Temporarily Unavailable' }],
@@ -120,12 +127,7 @@ describe('planCall: outcome by test number', () => {
   it('any other number completes: answered, talked, ended by the agent', () => {
     const plan = planCall(request());
     const r = plan.result;
-    expect([r.status, r.call_end_reason, r.ended_by]).toEqual([
-      'completed',
-      'conversation_completed',
-      'agent',
-    ]);
-    expect(plan.events.map((e) => e.type)).toEqual(['ringing', 'answered', 'ended']);
+    expectConversationByAgent(plan);
     expect(r.answered_at).not.toBeNull();
     expect(r.duration_seconds).toBe((r.ended_at.getTime() - (r.answered_at?.getTime() ?? 0)) / 1000);
     expect(Number.isInteger(r.duration_seconds)).toBe(true);
@@ -144,12 +146,7 @@ describe('planCall: the opt-out test number', () => {
   it('…0005 completes with the contact asking not to be called again: opted out, negative, nothing collected', () => {
     const plan = planCall(request({ to: '+14155550005' }));
     const r = plan.result;
-    expect([r.status, r.call_end_reason, r.ended_by]).toEqual([
-      'completed',
-      'conversation_completed',
-      'agent',
-    ]);
-    expect(plan.events.map((e) => e.type)).toEqual(['ringing', 'answered', 'ended']);
+    expectConversationByAgent(plan);
     expect(r.opted_out).toBe(true);
     expect(r.sentiment).toBe('negative');
     expect(r.details_collection).toEqual({
