@@ -37,6 +37,7 @@ export function sampleCall(overrides: Partial<Call> = {}): Call {
     prompt_version_id: null,
     prompt_hash: 'abc',
     telephony: { carrier: 'simulated', trunk_id: null, sip_code: 200, sip_reason: 'OK' },
+    opted_out: false,
     ...overrides,
   };
 }

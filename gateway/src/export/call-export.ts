@@ -47,6 +47,8 @@ const COLUMNS: [string, (call: Call) => unknown][] = [
   ['trunk_id', (c) => c.telephony.trunk_id],
   ['sip_code', (c) => c.telephony.sip_code],
   ['sip_reason', (c) => c.telephony.sip_reason],
+  // Last: columns added later go at the end, so a reader by position keeps working.
+  ['opted_out', (c) => c.opted_out],
 ];
 
 export const CSV_HEADER = COLUMNS.map(([name]) => name);

@@ -192,7 +192,7 @@ export const typeDefs = /* GraphQL */ `
   }
   type AgentPrompt { agentId: ID! prompt: String! promptSource: PromptSource! activePromptVersionId: ID }
 
-  type TranscriptEntry { role: TranscriptRole! content: String! timestamp: String! }
+  type TranscriptEntry { role: TranscriptRole! content: String! timestamp: String! confidence: Float }
   type DetailsCollection { status: DetailsCollectionStatus! score: Float! collectedDetails: [String!]! collectedValues: JSON! }
   type TelephonyInfo { carrier: Carrier! trunkId: ID sipCode: Int sipReason: String }
   type Call {
@@ -206,6 +206,7 @@ export const typeDefs = /* GraphQL */ `
     duration: Int! durationSeconds: Int! durationMinutes: Float!
     transcript: [TranscriptEntry!]! recordingUrl: String! sentiment: Sentiment!
     callSummary: String callEndReason: CallEndReason endedBy: EndedBy detailsCollection: DetailsCollection
+    optedOut: Boolean!
     aiCost: Float! telephonyCost: Float! totalCost: Float! costCurrency: String!
     promptVersionId: ID promptHash: String!
     telephony: TelephonyInfo!

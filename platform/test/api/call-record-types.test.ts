@@ -27,14 +27,62 @@ const SIM_TIME_SCALE = 0.01;
 /** Any non-empty string is a secret (the API guide): one character signs like a long one. */
 const SECRET = 'k';
 
-/** Each test number, what it ends as, and the SIP answer the simulated carrier reports. */
-const CASES: { phone: string; outcome: CallOutcome; sip: [number, string]; audio: boolean }[] = [
-  { phone: '+14155550001', outcome: 'no_answer', sip: [480, 'Temporarily Unavailable'], audio: false },
-  { phone: '+14155550002', outcome: 'busy', sip: [486, 'Busy Here'], audio: false },
-  { phone: '+14155550003', outcome: 'voicemail', sip: [200, 'OK'], audio: true },
-  { phone: '+14155550004', outcome: 'failed', sip: [503, 'Service Unavailable'], audio: false },
-  { phone: '+14155551234', outcome: 'completed', sip: [200, 'OK'], audio: true },
+/**
+ * Each test number, what it ends as, and the SIP answer the simulated carrier reports; `name` tells
+ * the two completed ones apart (0005's callee asks not to be called again).
+ */
+interface Case {
+  name: string;
+  phone: string;
+  outcome: CallOutcome;
+  sip: [number, string];
+  audio: boolean;
+  optedOut: boolean;
+}
+const testNumber = (name: CallOutcome, phone: string, sip: [number, string]): Case => ({
+  name,
+  phone,
+  outcome: name,
+  sip,
+  audio: false,
+  optedOut: false,
+});
+const CASES: Case[] = [
+  testNumber('no_answer', '+14155550001', [480, 'Temporarily Unavailable']),
+  testNumber('busy', '+14155550002', [486, 'Busy Here']),
+  { ...testNumber('voicemail', '+14155550003', [200, 'OK']), audio: true },
+  testNumber('failed', '+14155550004', [503, 'Service Unavailable']),
+  { ...testNumber('completed', '+14155550005', [200, 'OK']), name: 'opted out', audio: true, optedOut: true },
+  { ...testNumber('completed', '+14155551234', [200, 'OK']), audio: true },
 ];
+
+/** The cells of one CSV line (RFC 4180 quoting; no cell of these calls holds a line break). */
+function csvCells(line: string): string[] {
+  const cells: string[] = [];
+  for (let i = 0; ; i++) {
+    if (line[i] === '"') {
+      let value = '';
+      for (let j = i + 1; ; ) {
+        const quote = line.indexOf('"', j);
+        if (line[quote + 1] === '"') {
+          value += line.slice(j, quote + 1);
+          j = quote + 2;
+        } else {
+          value += line.slice(j, quote);
+          i = quote + 1;
+          break;
+        }
+      }
+      cells.push(value);
+    } else {
+      const comma = line.indexOf(',', i);
+      const end = comma < 0 ? line.length : comma;
+      cells.push(line.slice(i, end));
+      i = end;
+    }
+    if (line[i] !== ',') return cells;
+  }
+}
 
 interface Finished {
   call: Call;
@@ -52,7 +100,8 @@ describe.each(infraModes())('call record types and times on every surface (%s)',
   let acme: TestAccount;
   let receiver: WebhookReceiver;
   let sql: postgres.Sql;
-  const finished = new Map<CallOutcome, Finished>();
+  /** By the number called. */
+  const finished = new Map<string, Finished>();
   const hookPath = `/ok/types-${mode}`;
 
   const get = async (id: string) => {
@@ -129,8 +178,8 @@ describe.each(infraModes())('call record types and times on every surface (%s)',
       });
       const readAt = Date.now();
       for (const record of page.body.data.items) {
-        if (record.ended_at && !finished.has(record.status as CallOutcome))
-          finished.set(record.status as CallOutcome, { call: record, observedAt: readAt });
+        if (record.ended_at && !finished.has(record.phone_number))
+          finished.set(record.phone_number, { call: record, observedAt: readAt });
       }
       await new Promise((r) => setTimeout(r, 25));
     }
@@ -142,19 +191,28 @@ describe.each(infraModes())('call record types and times on every surface (%s)',
   });
 
   const each = (name: string, check: (c: (typeof CASES)[number], f: Finished) => void | Promise<void>) =>
-    it.each(CASES)(`${name}: $outcome`, async (c) => {
-      const f = finished.get(c.outcome);
-      if (!f) throw new Error(`no finished ${c.outcome} call`);
+    it.each(CASES)(`${name}: $name`, async (c) => {
+      const f = finished.get(c.phone);
+      if (!f) throw new Error(`no finished ${c.name} call`);
       await check(c, f);
     });
 
   each(
-    'REST: sentiment, recording_url and telephony have their types',
-    ({ outcome, sip, audio }, { call }) => {
+    'REST: sentiment, recording_url, telephony and opted_out have their types',
+    ({ outcome, sip, audio, optedOut }, { call }) => {
       expect(CallSchema.safeParse(call).error?.issues ?? []).toEqual([]);
       expect(call.status).toBe(outcome);
-      if (outcome === 'completed') expect(['positive', 'neutral', 'negative']).toContain(call.sentiment);
+      if (optedOut) expect(call.sentiment).toBe('negative');
+      else if (outcome === 'completed') expect(['positive', 'neutral', 'negative']).toContain(call.sentiment);
       else expect(call.sentiment).toBe('neutral');
+      expect(call.opted_out).toBe(optedOut);
+      if (optedOut) {
+        // The callee says so in the transcript, and the agent closes the conversation.
+        expect(call.call_end_reason).toBe('conversation_completed');
+        expect(call.transcript.some((l) => l.role === 'user' && /call me again/.test(l.content))).toBe(true);
+      }
+      // Simulated lines were never recognised from audio: no line has a confidence.
+      for (const line of call.transcript) expect(line).not.toHaveProperty('confidence');
       if (audio) expect(new URL(call.recording_url).pathname).toBe(`/v1/recordings/${call.id}.wav`);
       else expect(call.recording_url).toBe('');
       expect(call.telephony).toEqual({
@@ -228,6 +286,8 @@ describe.each(infraModes())('call record types and times on every surface (%s)',
         ended_at: call.ended_at,
         total_cost: call.total_cost,
         telephony: call.telephony,
+        opted_out: call.opted_out,
+        transcript: call.transcript,
       });
       expect(body.data.recording_url === '').toBe(call.recording_url === '');
       expect(Date.parse(body.data.ended_at)).toBeLessThanOrEqual(request.at);
@@ -235,15 +295,22 @@ describe.each(infraModes())('call record types and times on every surface (%s)',
     },
   );
 
-  each('GraphQL: the same values, through non-null fields', async ({ sip }, { call }) => {
+  each('GraphQL: the same values, through non-null fields', async ({ sip, optedOut }, { call }) => {
     const { call: got } = await gql<{ call: Record<string, unknown> }>(
-      'query ($id: ID!) { call(id: $id) { sentiment recordingUrl endedAt durationSeconds telephony { carrier trunkId sipCode sipReason } } }',
+      'query ($id: ID!) { call(id: $id) { sentiment recordingUrl endedAt durationSeconds optedOut ' +
+        'transcript { role content confidence } telephony { carrier trunkId sipCode sipReason } } }',
       { id: call.id },
     );
     expect(got).toMatchObject({
       sentiment: call.sentiment.toUpperCase(),
       endedAt: call.ended_at,
       durationSeconds: call.duration_seconds,
+      optedOut,
+      transcript: call.transcript.map((l) => ({
+        role: l.role.toUpperCase(),
+        content: l.content,
+        confidence: null,
+      })),
       telephony: { carrier: 'SIMULATED', trunkId: null, sipCode: sip[0], sipReason: sip[1] },
     });
     expect(got.recordingUrl === '').toBe(call.recording_url === '');
@@ -255,7 +322,12 @@ describe.each(infraModes())('call record types and times on every surface (%s)',
       {},
     );
     const kinds = Object.fromEntries(__type.fields.map((f) => [f.name, f.type.kind]));
-    expect(kinds).toMatchObject({ sentiment: 'NON_NULL', recordingUrl: 'NON_NULL', telephony: 'NON_NULL' });
+    expect(kinds).toMatchObject({
+      sentiment: 'NON_NULL',
+      recordingUrl: 'NON_NULL',
+      telephony: 'NON_NULL',
+      optedOut: 'NON_NULL',
+    });
   });
 
   each('tRPC: the same record', async (_c, { call }) => {
@@ -278,22 +350,35 @@ describe.each(infraModes())('call record types and times on every surface (%s)',
     const [header, ...rows] = csv.trim().split('\r\n');
     const columns = header!.split(',');
     expect(columns).toEqual(
-      expect.arrayContaining(['sentiment', 'recording_url', 'carrier', 'sip_code', 'sip_reason']),
+      expect.arrayContaining([
+        'sentiment',
+        'recording_url',
+        'carrier',
+        'sip_code',
+        'sip_reason',
+        'opted_out',
+      ]),
     );
-    for (const { outcome, sip } of CASES) {
-      const { call } = finished.get(outcome)!;
+    const optedOutAt = columns.indexOf('opted_out');
+    for (const { name, phone, sip, optedOut } of CASES) {
+      const { call } = finished.get(phone)!;
       const line = records.get(call.id);
       expect(CallSchema.safeParse(line).error?.issues ?? []).toEqual([]);
-      expect(line).toMatchObject({ sentiment: call.sentiment, telephony: call.telephony });
+      expect(line).toMatchObject({
+        sentiment: call.sentiment,
+        telephony: call.telephony,
+        opted_out: optedOut,
+      });
       expect(line?.recording_url === '').toBe(call.recording_url === '');
       const row = rows.find((r) => r.startsWith(`${call.id},`));
-      expect(row, outcome).toContain(`,${call.sentiment},`);
-      expect(row, outcome).toContain(`,simulated,,${sip[0]},${sip[1]}`);
+      expect(row, name).toContain(`,${call.sentiment},`);
+      expect(row, name).toContain(`,simulated,,${sip[0]},${sip[1]}`);
+      expect(csvCells(row!)[optedOutAt], name).toBe(String(optedOut));
     }
   });
 
   it('reads a row stored before sentiment was always set (NULL) as neutral, everywhere', async () => {
-    const { call } = finished.get('busy')!;
+    const { call } = finished.get(CASES.find((c) => c.outcome === 'busy')!.phone)!;
     await sql`UPDATE call.calls SET sentiment = NULL WHERE id = ${call.id}`;
     expect((await get(call.id)).sentiment).toBe('neutral');
     const { call: got } = await gql<{ call: { sentiment: string } }>(

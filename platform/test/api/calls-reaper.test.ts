@@ -73,6 +73,7 @@ function cancelled(answeredAt: Date): Ended {
       call_end_reason: 'cancelled',
       ended_by: 'system',
       details_collection: { status: 'none', score: 0, collected_details: [], collected_values: {} },
+      opted_out: false,
       ai_cost: 0,
       telephony_cost: 0,
       total_cost: 0,

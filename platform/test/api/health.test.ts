@@ -39,7 +39,13 @@ describe.each(infraModes())('GET /v1/health (%s)', (mode) => {
       expect(health.telephony).toEqual({
         provider: 'simulated',
         time_scale: 0.5,
-        test_numbers: { '0001': 'no_answer', '0002': 'busy', '0003': 'voicemail', '0004': 'failed' },
+        test_numbers: {
+          '0001': 'no_answer',
+          '0002': 'busy',
+          '0003': 'voicemail',
+          '0004': 'failed',
+          '0005': 'completed',
+        },
         other_numbers: 'completed',
       }),
     );

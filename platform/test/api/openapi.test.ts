@@ -135,7 +135,8 @@ describe('OpenAPI document and docs UI', () => {
     for (const text of [makeCall, health]) {
       expect(text).toMatch(/simulated/);
       expect(text).toContain(
-        '0001 no_answer, 0002 busy, 0003 voicemail, 0004 failed; any other number completed',
+        '0001 no_answer, 0002 busy, 0003 voicemail, 0004 failed, 0005 completed (the callee opts out); ' +
+          'any other number completed',
       );
     }
     const healthSchema = schema('Health');

@@ -124,6 +124,8 @@ export const CallEndedBody = z.strictObject({
         role: z.enum(['agent', 'user']),
         content: z.string(),
         timestamp: z.string().regex(/^\d{2}:\d{2}:\d{2}$/),
+        /** Speech recognition's confidence, on the callee's lines of a real call only. */
+        confidence: z.number().min(0).max(1).optional(),
       }),
     ),
     /** A link, or `""` when the call produced no audio. */
@@ -139,5 +141,7 @@ export const CallEndedBody = z.strictObject({
       sip_code: z.number().int().nullable(),
       sip_reason: z.string().nullable(),
     }),
+    /** The person called asked not to be called again. */
+    opted_out: z.boolean(),
   }),
 });

@@ -16,6 +16,7 @@ import { startCallKeeper } from './app/call-keeper';
 import { CallsApp } from './app/calls';
 import { RecordingsApp } from './app/recordings';
 import { SimulatedCarrier, SipCarrier, type TelephonyProvider } from './carrier/index';
+import { PromptStore } from './db/prompt-store';
 import { serveCalls } from './handlers/calls';
 
 export interface CallServiceOptions {
@@ -32,10 +33,12 @@ export interface CallServiceOptions {
 export function createCallService(deps: ServiceDeps, options: CallServiceOptions = {}): ServiceHandle {
   const { config } = deps;
   const provider = options.provider ?? new SimulatedCarrier({ timeScale: config.SIM_TIME_SCALE });
+  const prompts = new PromptStore(deps.sql);
   const sip = new SipCarrier({
     bus: deps.bus,
     log: deps.log,
     maxCallSeconds: config.SIP_MAX_CALL_SECONDS,
+    prompt: (hash) => prompts.find(hash),
     ...(options.sipDialRetryMs ? { dialRetryMs: options.sipDialRetryMs } : {}),
   });
   const instanceId = `call-${randomUUID().slice(0, 8)}`;
@@ -50,6 +53,7 @@ export function createCallService(deps: ServiceDeps, options: CallServiceOptions
     log: deps.log,
     provider,
     sip,
+    prompts,
     route: (ctx, sourceNumber) => callRpc(deps.bus, TELEPHONY.route, { source_number: sourceNumber }, ctx),
     instanceId,
     leaseSeconds: config.CALL_LEASE_SECONDS,

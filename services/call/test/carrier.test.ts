@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   type AgentSnapshot,
   type CarrierEvent,
+  cutShort,
   type DialRequest,
   MAX_CALL_SECONDS,
   planCall,
@@ -64,6 +65,13 @@ const clock = (d: Date): string => d.toISOString().slice(11, 19);
 const round4 = (n: number): number => Math.round(n * 10_000) / 10_000;
 const E164 = /^\+[1-9]\d{7,14}$/;
 
+/** A completed call: rang, was answered, and the agent ended the conversation. */
+function expectConversationByAgent(plan: ReturnType<typeof planCall>): void {
+  const r = plan.result;
+  expect([r.status, r.call_end_reason, r.ended_by]).toEqual(['completed', 'conversation_completed', 'agent']);
+  expect(plan.events.map((e) => e.type)).toEqual(['ringing', 'answered', 'ended']);
+}
+
 describe('planCall: outcome by test number', () => {
   it.each([
     ['0001', 'no_answer', 'no_answer', 'carrier', { code: 480, reason: 'Temporarily Unavailable' }],
@@ -119,12 +127,7 @@ describe('planCall: outcome by test number', () => {
   it('any other number completes: answered, talked, ended by the agent', () => {
     const plan = planCall(request());
     const r = plan.result;
-    expect([r.status, r.call_end_reason, r.ended_by]).toEqual([
-      'completed',
-      'conversation_completed',
-      'agent',
-    ]);
-    expect(plan.events.map((e) => e.type)).toEqual(['ringing', 'answered', 'ended']);
+    expectConversationByAgent(plan);
     expect(r.answered_at).not.toBeNull();
     expect(r.duration_seconds).toBe((r.ended_at.getTime() - (r.answered_at?.getTime() ?? 0)) / 1000);
     expect(Number.isInteger(r.duration_seconds)).toBe(true);
@@ -136,6 +139,45 @@ describe('planCall: outcome by test number', () => {
     DetailsCollection.parse(r.details_collection);
     CallEndReason.parse(r.call_end_reason);
     EndedBy.parse(r.ended_by);
+  });
+});
+
+describe('planCall: the opt-out test number', () => {
+  it('…0005 completes with the contact asking not to be called again: opted out, negative, nothing collected', () => {
+    const plan = planCall(request({ to: '+14155550005' }));
+    const r = plan.result;
+    expectConversationByAgent(plan);
+    expect(r.opted_out).toBe(true);
+    expect(r.sentiment).toBe('negative');
+    expect(r.details_collection).toEqual({
+      status: 'none',
+      score: 0,
+      collected_details: [],
+      collected_values: {},
+    });
+    expect(r.transcript[0]).toMatchObject({ role: 'agent', content: AGENT.start_flow });
+    expect(r.transcript.at(-1)).toMatchObject({ role: 'agent', content: AGENT.end_flow });
+    const asked = r.transcript.find((l) => l.role === 'user' && /don’t call me again/.test(l.content));
+    expect(asked).toBeDefined();
+    // Simulated lines were never recognised from audio: no confidence.
+    for (const line of r.transcript) expect(line).not.toHaveProperty('confidence');
+    expect(r.call_summary).toMatch(/^Sales call to Dana Lee .* asked not to be called again\./);
+    expect(r.duration_seconds).toBeGreaterThan(0);
+  });
+
+  it('keeps the opt-out only once it was said, and nobody else opts out', () => {
+    const plan = planCall(request({ to: '+14155550005' }));
+    const answeredMs = (plan.answeredAtMs ?? 0) + 1;
+    expect(cutShort(plan, answeredMs, true)).toMatchObject({ status: 'completed', opted_out: false });
+    expect(cutShort(plan, plan.endedAtMs, true).opted_out).toBe(true);
+    for (let i = 0; i < 50; i++) {
+      const r = planCall(request({ callId: `no-opt-out-${i}` })).result;
+      expect(r.opted_out).toBe(false);
+      expect(r.transcript.some((l) => /don’t call me again/.test(l.content))).toBe(false);
+    }
+    for (const tail of ['0001', '0002', '0003', '0004']) {
+      expect(planCall(request({ to: `+1415555${tail}` })).result.opted_out).toBe(false);
+    }
   });
 });
 

@@ -18,6 +18,7 @@ function ended(status: CallOutcome): CarrierEvent {
     call_end_reason: status === 'completed' ? 'conversation_completed' : 'no_answer',
     ended_by: status === 'completed' ? 'agent' : 'system',
     details_collection: { status: 'none', score: 0, collected_details: [], collected_values: {} },
+    opted_out: false,
     ai_cost: 0,
     telephony_cost: 0,
     total_cost: 0,

@@ -7,6 +7,7 @@ import {
   CALL,
   type Call,
   type CallContext,
+  Call as CallSchema,
   callRpc,
   createSql,
   EVENTS,
@@ -30,6 +31,7 @@ import { createTestDatabase, infraModes, natsUrlOrThrow, type TestDatabase } fro
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { costs } from '../src/carrier/index';
+import { SIP_BEFORE_ANSWER_SECONDS, SIP_GOODBYE_SECONDS } from '../src/carrier/sip-dial';
 import { createCallService } from '../src/index';
 
 /*
@@ -52,7 +54,11 @@ const AGENT_COPY: AgentSnapshot = {
   agent_type: 'real_estate_lead_qualifier',
   industry: null,
   goal: 'Qualify the lead',
-  collects: [],
+  collects: [
+    { name: 'budget', type: 'number', description: 'Budget for the purchase.', required: true },
+    { name: 'preferred_area', type: 'string', description: 'Where they want to live.', required: true },
+    { name: 'move_in_date', type: 'date', description: 'When they want to move.', required: false },
+  ],
   language: 'en',
   voice: 'alloy',
   ai_model: 'gpt-4o',
@@ -275,6 +281,18 @@ describe.each(infraModes())('calls over a SIP trunk, through the telephony servi
         source_number: TRUNK_NUMBER,
         destination_number: CALLEE,
         speech: { language: 'en', voice: 'alloy', start_flow: 'Hi, this is Riley.', end_flow: 'Goodbye!' },
+        // What the conversation engine holds the call with: the agent as placed, its prompt and model.
+        conversation: {
+          agent_name: 'Riley',
+          agent_type: 'real_estate_lead_qualifier',
+          goal: 'Qualify the lead',
+          prompt: 'You are Riley.',
+          ai_model: 'gpt-4o',
+          collects: AGENT_COPY.collects,
+          metadata: null,
+          // SIP_MAX_CALL_SECONDS 3600, less the longest wait for an answer and the goodbye.
+          max_duration_seconds: 3600 - SIP_BEFORE_ANSWER_SECONDS - SIP_GOODBYE_SECONDS,
+        },
       });
 
       await telephony.progress(accountId, step(placed.id, 1, 'ringing'));
@@ -318,6 +336,7 @@ describe.each(infraModes())('calls over a SIP trunk, through the telephony servi
         ended_at: endedAt.toISOString(),
         duration_seconds: 8,
         sentiment: 'neutral',
+        opted_out: false,
         details_collection: { status: 'none', score: 0, collected_details: [], collected_values: {} },
         ai_cost: price.ai_cost,
         telephony_cost: price.telephony_cost,
@@ -369,6 +388,95 @@ describe.each(infraModes())('calls over a SIP trunk, through the telephony servi
     } finally {
       await ends.unsubscribe();
     }
+  });
+
+  it('records what the conversation engine reports: both sides in order, details, opt-out, sentiment, summary', async () => {
+    const metadata = { name: 'Jordan', crm_id: 'lead-4821' };
+    const placed = await callRpc(
+      bus,
+      CALL.create,
+      { agent_id: AGENT_COPY.id, source_number: TRUNK_NUMBER, phone_number: CALLEE, metadata },
+      ctx(),
+    );
+    await vi.waitFor(() => expect(telephony.dials.map((d) => d.call_id)).toContain(placed.id), {
+      timeout: 10_000,
+    });
+    const dial = telephony.dials.find((d) => d.call_id === placed.id);
+    expect(dial?.conversation).toMatchObject({ prompt: 'You are Riley.', ai_model: 'gpt-4o', metadata });
+    // The prompt is kept once, however many calls are placed with it.
+    const kept = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM call.prompts WHERE hash = 'hash'`;
+    expect(kept[0]?.n).toBe(1);
+
+    const answeredAt = new Date();
+    const at = (ms: number) => new Date(answeredAt.getTime() + ms).toISOString();
+    await telephony.progress(accountId, step(placed.id, 1, 'answered', { at: at(0) }));
+    await until(placed.id, (c) => c.status === 'in_progress');
+    const end: SipCallEnd = {
+      status: 'completed',
+      call_end_reason: 'conversation_completed',
+      ended_by: 'agent',
+      answered_at: at(0),
+      ended_at: at(21_000),
+      duration_seconds: 21,
+      spoken: [
+        { text: 'Hi, this is Riley.', at: at(0), interrupted: false },
+        { text: 'What budget do you', at: at(3_000), interrupted: true },
+        { text: 'Goodbye!', at: at(18_000), interrupted: false },
+      ],
+      heard: [
+        { text: 'hi it is jordan', at: at(1_500), confidence: 0.87 },
+        { text: 'about six hundred thousand downtown', at: at(4_000), confidence: 0.55 },
+        { text: 'please do not call me again', at: at(16_000), confidence: 0.93 },
+      ],
+      dtmf: [{ digit: '1', at: at(10_000) }],
+      recorded: true,
+      detail: null,
+      conversation: {
+        amd: 'human',
+        collected: { budget: 600_000, preferred_area: 'downtown', mood: 'annoyed' },
+        opted_out: true,
+        sentiment: 'negative',
+        summary: 'Jordan gave a budget and an area, then asked not to be called again.',
+        recognition_unavailable: null,
+      },
+    };
+    await telephony.progress(accountId, step(placed.id, 2, 'ended', { at: end.ended_at, end }));
+    const final = await until(placed.id, (c) => c.status === 'completed');
+    expect(CallSchema.parse(final)).toEqual(final);
+    const clock = (ms: number) => at(ms).slice(11, 19);
+    expect(final.transcript).toEqual([
+      { role: 'agent', content: 'Hi, this is Riley.', timestamp: clock(0) },
+      { role: 'user', content: 'hi it is jordan', confidence: 0.87, timestamp: clock(1_500) },
+      { role: 'agent', content: 'What budget do you', timestamp: clock(3_000) },
+      {
+        role: 'user',
+        content: 'about six hundred thousand downtown',
+        confidence: 0.55,
+        timestamp: clock(4_000),
+      },
+      { role: 'user', content: '[DTMF] 1', timestamp: clock(10_000) },
+      { role: 'user', content: 'please do not call me again', confidence: 0.93, timestamp: clock(16_000) },
+      { role: 'agent', content: 'Goodbye!', timestamp: clock(18_000) },
+    ]);
+    expect(final).toMatchObject({
+      call_end_reason: 'conversation_completed',
+      ended_by: 'agent',
+      duration_seconds: 21,
+      sentiment: 'negative',
+      opted_out: true,
+      call_summary: 'Jordan gave a budget and an area, then asked not to be called again.',
+      // Both required details: complete; two of the three declared: 0.67. `mood` is no detail of the agent.
+      details_collection: {
+        status: 'complete',
+        score: 0.67,
+        collected_details: ['budget', 'preferred_area'],
+        collected_values: { budget: 600_000, preferred_area: 'downtown' },
+      },
+    });
+    const [stored] = await sql<
+      { opted_out: boolean }[]
+    >`SELECT opted_out FROM call.calls WHERE id = ${placed.id}`;
+    expect(stored?.opted_out).toBe(true);
   });
 
   it('places a call no trunk carries through the default network, and names it', async () => {
@@ -459,7 +567,16 @@ describe.each(infraModes())('calls over a SIP trunk, through the telephony servi
     await startService();
 
     const final = await until(placed.id, (c) => c.status === 'completed');
-    expect(final).toMatchObject({ call_end_reason: 'agent_hung_up', ended_by: 'agent', duration_seconds: 1 });
+    expect(final).toMatchObject({
+      call_end_reason: 'agent_hung_up',
+      ended_by: 'agent',
+      duration_seconds: 1,
+      // No conversation reported: the record reads as before the engine.
+      sentiment: 'neutral',
+      opted_out: false,
+      details_collection: { status: 'none', score: 0, collected_details: [], collected_values: {} },
+    });
+    expect(final.call_summary).toMatch(/^Call over a SIP trunk was answered and the agent spoke its flows/);
     expect(final.transcript).toEqual([]);
     expect(await callRpc(bus, CALL.recordingInfo, { call_id: placed.id }, ctx())).toMatchObject({
       has_recording: false,

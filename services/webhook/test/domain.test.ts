@@ -62,7 +62,7 @@ describe('callEndedPayload', () => {
     now: Date.UTC(2026, 0, 2),
   };
 
-  it('has exactly the 6.3 fields, and telephony', () => {
+  it('has exactly the 6.3 fields, and telephony and opted_out', () => {
     const payload = callEndedPayload(sampleCall(), links);
     expect(payload.event).toBe('CALL_ENDED');
     expect(payload.timestamp).toBe('2026-01-02T00:00:00.000Z');
@@ -90,8 +90,11 @@ describe('callEndedPayload', () => {
         'telephony_cost',
         'total_cost',
         'telephony',
+        'opted_out',
       ].sort(),
     );
+    expect(payload.data.opted_out).toBe(false);
+    expect(callEndedPayload(sampleCall({ opted_out: true }), links).data.opted_out).toBe(true);
     expect(payload.data.telephony).toEqual({
       carrier: 'simulated',
       trunk_id: null,

@@ -39,6 +39,16 @@ export const TranscriptEntry = z
       .string()
       .regex(/^\d{2}:\d{2}:\d{2}$/)
       .describe('UTC clock time (HH:MM:SS) the line began'),
+    confidence: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .describe(
+        'How sure speech recognition was of the line, from 0 to 1: present on the called person\u2019s lines ' +
+          'of a real call, which were recognised from the audio; absent on the agent\u2019s lines (said as ' +
+          'written), keypad lines and simulated calls',
+      ),
   })
   .meta({ id: 'TranscriptEntry', description: 'One line of a call\u2019s conversation' });
 
@@ -175,6 +185,14 @@ export const Call = z
     details_collection: DetailsCollection.nullable().describe(
       'What the agent collected; null until the call ended',
     ),
+    opted_out: z
+      .boolean()
+      // Records from call service instances older than the field (events in flight) read as before.
+      .default(false)
+      .describe(
+        'The person called asked not to be called again; false until the call ended, and for simulated ' +
+          'calls except the opt-out test number',
+      ),
     ai_cost: z.number().describe('Cost of the agent\u2019s model for this call'),
     telephony_cost: z.number().describe('Cost of carrying the call'),
     total_cost: z.number().describe('ai_cost plus telephony_cost'),

@@ -122,5 +122,6 @@ export const CALL_ENDED_EXAMPLE = {
     telephony_cost: 0.011,
     total_cost: 0.058,
     telephony: { carrier: 'simulated', trunk_id: null, sip_code: 200, sip_reason: 'OK' },
+    opted_out: false,
   },
 } satisfies CallEndedPayload;

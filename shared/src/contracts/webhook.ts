@@ -3,9 +3,9 @@ import { Call, CallEndReason, CallOutcome, DetailsCollection, EndedBy, Transcrip
 import { DateTime, JsonObject, Uuid } from './common';
 
 /**
- * The call record's fields a CALL_ENDED delivery carries (spec 6.3), plus `telephony`, each with
- * the type it has for every outcome: a delivery is only sent for an ended call, so the fields the
- * call record leaves null until then are always set here.
+ * The call record's fields a CALL_ENDED delivery carries (spec 6.3), plus `telephony` and
+ * `opted_out`, each with the type it has for every outcome: a delivery is only sent for an ended
+ * call, so the fields the call record leaves null until then are always set here.
  */
 export const CallEndedData = Call.pick({
   session_id: true,
@@ -21,6 +21,7 @@ export const CallEndedData = Call.pick({
   telephony_cost: true,
   total_cost: true,
   telephony: true,
+  opted_out: true,
 })
   .extend({
     session_id: Uuid.describe('The call\u2019s id: deduplicate deliveries by it (or by X-Service-Event-Id)'),

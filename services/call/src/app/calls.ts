@@ -33,6 +33,7 @@ import {
 import { callRepository, newCallRow } from '../db/call-repository';
 import { agentCopy, type CallRow, toCall } from '../db/call-rows';
 import { PlacementWriter } from '../db/placement-writer';
+import type { PromptStore } from '../db/prompt-store';
 import { TransitionWriter } from '../db/transition-writer';
 import { isFinal } from '../domain/lifecycle';
 import { recordTransitionEvents, statusEvent, transitionEvents } from './call-events';
@@ -48,6 +49,8 @@ export interface CallsOptions {
   provider: TelephonyProvider;
   /** The network of calls over the account's SIP trunks: the telephony service. */
   sip: SipCarrier;
+  /** The prompts of SIP calls, kept at placement for their dial (the call row carries none). */
+  prompts: PromptStore;
   /** The carrier a call from a source number goes out through (TELEPHONY.route). */
   route: (ctx: CallContext, sourceNumber: string) => Promise<TrunkRoute>;
   /** This instance's name in `owner`: the driver of the calls it placed or took over. */
@@ -80,8 +83,10 @@ function dialRequest(row: CallRow, dialedAt: Date): DialRequest {
       end_flow: agent.end_flow,
       collects: agent.collects,
       voice: agent.voice,
+      ai_model: agent.ai_model,
     },
     metadata: row.metadata,
+    promptHash: row.prompt_hash,
     // The carrier's clock starts when it got the call, not when the call was accepted.
     startedAt: dialedAt,
   };
@@ -153,6 +158,8 @@ export class CallsApp {
       if (existing) return toCall(existing);
       throw error;
     }
+    // Before the call exists, so whichever instance dials it finds its prompt.
+    if (route.trunk) await this.options.prompts.keep(agent.prompt_hash, agent.prompt);
     const now = new Date();
     const row = newCallRow(
       accountId,

@@ -1,3 +1,4 @@
+import { reportedDetails } from '../carrier/index';
 import type { CallChanges } from '../db/call-repository';
 import type { CallRow } from '../db/call-rows';
 import type { CarrierEvent } from '../domain/call-events';
@@ -5,8 +6,14 @@ import { nextTransition } from '../domain/lifecycle';
 
 type Transition = CallChanges & { status: CallRow['status'] };
 
-/** The state machine's move for `event` (domain/lifecycle.ts) as the changes to the call's row; null: none. */
-export function transitionFor(row: Pick<CallRow, 'status'>, event: CarrierEvent): Transition | null {
+/**
+ * The state machine's move for `event` (domain/lifecycle.ts) as the changes to the call's row; null:
+ * none. Details a network reported by name are counted against the agent the call keeps.
+ */
+export function transitionFor(
+  row: Pick<CallRow, 'status' | 'agent_snapshot'>,
+  event: CarrierEvent,
+): Transition | null {
   const next = nextTransition(row.status, event);
   if (!next) return null;
   if (next.status === 'ringing') return { status: 'ringing' };
@@ -29,7 +36,11 @@ export function transitionFor(row: Pick<CallRow, 'status'>, event: CarrierEvent)
     call_summary: result.call_summary,
     call_end_reason: result.call_end_reason,
     ended_by: result.ended_by,
-    details_collection: result.details_collection,
+    details_collection:
+      'reported' in result.details_collection
+        ? reportedDetails(row.agent_snapshot.collects, result.details_collection.reported)
+        : result.details_collection,
+    opted_out: result.opted_out,
     ai_cost: String(result.ai_cost),
     telephony_cost: String(result.telephony_cost),
     total_cost: String(result.total_cost),

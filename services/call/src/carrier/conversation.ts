@@ -19,8 +19,11 @@ export interface PlannedItem {
   atMs: number;
 }
 
-/** How a completed conversation goes; decides optional questions, declines and the sentiment. */
-export type Mood = 'smooth' | 'brief' | 'objection' | 'reluctant';
+/**
+ * How a completed conversation goes; decides optional questions, declines and the sentiment.
+ * `opting_out`: the contact asks not to be called again (the opt-out test number).
+ */
+export type Mood = 'smooth' | 'brief' | 'objection' | 'reluctant' | 'opting_out';
 
 export interface Conversation {
   lines: PlannedLine[];
@@ -29,6 +32,8 @@ export interface Conversation {
   declined: { name: string; atMs: number }[];
   /** When the contact objected to the call, if they did. */
   objectionAtMs: number | null;
+  /** When the contact asked not to be called again, if they did. */
+  optOutAtMs: number | null;
   /** When the last word was spoken. */
   lastSpeechMs: number;
 }
@@ -138,6 +143,18 @@ export function converse(input: ConversationInput): Conversation {
     'agent',
     `Thanks${first ? `, ${first}` : ''}. ${purposeLine(agent)} Do you have a couple of minutes?`,
   );
+  if (mood === 'opting_out') {
+    const optOutAtMs = tl.say(
+      'user',
+      'No. Please take my number off your list and don’t call me again.',
+    ).startMs;
+    tl.say(
+      'agent',
+      'I understand, and I’m sorry for the interruption. I’ve noted that we won’t call you again.',
+    );
+    tl.say('agent', agent.end_flow);
+    return { lines: tl.lines, items: [], declined: [], objectionAtMs: null, optOutAtMs, lastSpeechMs: tl.t };
+  }
   let objectionAtMs: number | null = null;
   if (mood === 'objection') {
     objectionAtMs = tl.say(
@@ -204,7 +221,7 @@ export function converse(input: ConversationInput): Conversation {
       : rng.pick(['No, that’s all. Thanks!', 'No, I think that covers it.', 'Nope, thank you.']),
   );
   tl.say('agent', agent.end_flow);
-  return { lines: tl.lines, items, declined, objectionAtMs, lastSpeechMs: tl.t };
+  return { lines: tl.lines, items, declined, objectionAtMs, optOutAtMs: null, lastSpeechMs: tl.t };
 }
 
 /** A voicemail drop: the agent's message only, said after the machine's greeting and beep. */

@@ -9,7 +9,7 @@ export {
   TIMINGS,
   wallTime,
 } from './plan';
-export { connectedSeconds, costs, RATES } from './result';
+export { connectedSeconds, costs, RATES, reportedDetails } from './result';
 export { SimulatedCarrier, type SimulatedCarrierOptions } from './simulated-carrier';
 export { type ApplyEvent, SIP_PROGRESS_DURABLE, SipCarrier, type SipCarrierOptions } from './sip-carrier';
 export { sipCallResult, sipCarrierEvent, undialedEnd } from './sip-result';
@@ -25,6 +25,7 @@ export type {
   DetailsStatus,
   DialRequest,
   EndedByValue,
+  ReportedDetails,
   TelephonyProvider,
   TranscriptLine,
 } from './types';

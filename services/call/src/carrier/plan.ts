@@ -3,13 +3,20 @@ import {
   SIMULATED_SIP_RESPONSES,
   SIP_REQUEST_TERMINATED,
   type SipResponse,
+  simulatedOptOut,
   simulatedOutcomeFor,
 } from '@voice/shared';
 import { type ContactInfo, contactFrom } from './contact';
 import { type Conversation, converse, leaveMessage, type Mood } from './conversation';
 import { createRng, type Rng } from './prng';
 import { connectedSeconds, costs, detailsOf, sentimentOf, summaryOf, transcriptOf } from './result';
-import type { CallEndReasonValue, CallResult, DialRequest, EndedByValue } from './types';
+import type {
+  CallEndReasonValue,
+  CallResult,
+  DetailsCollectionResult,
+  DialRequest,
+  EndedByValue,
+} from './types';
 
 /** No plan lasts longer than this from the start of dialing (simulated seconds). */
 export const MAX_CALL_SECONDS = 600;
@@ -32,6 +39,9 @@ export const TIMINGS = {
 
 /** Test numbers, as a carrier's: the last four digits of the dialed number pick the outcome. */
 export const outcomeFor: (to: string) => CallOutcome = simulatedOutcomeFor;
+
+/** A simulated call's result: the carrier knows the agent, so its details are counted already. */
+export type PlannedResult = CallResult & { details_collection: DetailsCollectionResult };
 
 export interface PlannedEvent {
   type: 'ringing' | 'answered' | 'ended';
@@ -59,7 +69,7 @@ export interface CallPlan {
   endedAtMs: number;
   conversation: Conversation | null;
   events: PlannedEvent[];
-  result: CallResult;
+  result: PlannedResult;
 }
 
 /** The wall-clock moment a simulated offset falls due (whole ms, never after it is due). */
@@ -126,13 +136,14 @@ export function planCall(request: DialRequest, timeScale = 1): CallPlan {
       answeredAtMs = ringingAtMs + span(rng, TIMINGS.ringBeforeVoicemailMs);
       const messageAt = answeredAtMs + span(rng, TIMINGS.voicemailGreetingMs) + 500;
       const message = leaveMessage(request.agent, contact, request.from, rng, messageAt);
-      conversation = { ...message, items: [], declined: [], objectionAtMs: null };
+      conversation = { ...message, items: [], declined: [], objectionAtMs: null, optOutAtMs: null };
       endedAtMs = alignEnd(answeredAtMs, message.lastSpeechMs + span(rng, TIMINGS.hangUpAfterLastWordMs));
       const seconds = Math.ceil(wallMs(answeredAtMs, endedAtMs) / 1000);
       how = `reached voicemail, and the agent left a ${seconds}-second message`;
     } else {
       answeredAtMs = ringingAtMs + span(rng, TIMINGS.ringBeforeAnswerMs);
-      mood = pickMood(rng);
+      // The opt-out test number's contact asks not to be called again; anyone else has a mood.
+      mood = simulatedOptOut(request.to) ? 'opting_out' : pickMood(rng);
       const startMs = answeredAtMs + rng.int(500, 1200);
       conversation = converse({ ...request, contact, mood, rng, startMs, limitMs });
       endedAtMs = alignEnd(
@@ -183,7 +194,7 @@ interface Ending {
 }
 
 /** The record of the plan's call as it stood at `end.atMs`: lines and items up to then. */
-function buildResult(plan: Omit<CallPlan, 'result'>, end: Ending, status = plan.outcome): CallResult {
+function buildResult(plan: Omit<CallPlan, 'result'>, end: Ending, status = plan.outcome): PlannedResult {
   const { request, conversation, answeredAtMs } = plan;
   const { agent } = request;
   const wallAt = (atMs: number) => wallTime(plan, atMs);
@@ -195,7 +206,9 @@ function buildResult(plan: Omit<CallPlan, 'result'>, end: Ending, status = plan.
   const answeredAt = answered ? wallAt(answeredAtMs) : null;
   const endedAt = wallAt(end.atMs);
   const duration = connectedSeconds(answeredAt, endedAt);
-  const objection = answered && conversation.objectionAtMs !== null && conversation.objectionAtMs <= end.atMs;
+  const said = (atMs: number | null) => answered && atMs !== null && atMs <= end.atMs;
+  const objection = said(conversation?.objectionAtMs ?? null);
+  const optedOut = said(conversation?.optOutAtMs ?? null);
   return {
     status,
     answered_at: answeredAt,
@@ -215,11 +228,13 @@ function buildResult(plan: Omit<CallPlan, 'result'>, end: Ending, status = plan.
       total: agent.collects.length,
       declined: answered ? upTo(conversation.declined).map((d) => d.name) : [],
       objection,
+      optedOut,
       cancelled: end.cancelled,
     }),
     call_end_reason: end.reason,
     ended_by: end.by,
     details_collection: details,
+    opted_out: optedOut,
     ...costs(duration),
     sip: end.sip,
   };
@@ -231,7 +246,7 @@ function buildResult(plan: Omit<CallPlan, 'result'>, end: Ending, status = plan.
  * is `failed`, since it was never connected. `answered` says whether the call service has seen
  * the pick-up: it must not learn of a completed call it still believes to be ringing.
  */
-export function cutShort(plan: CallPlan, atMs: number, answered: boolean): CallResult {
+export function cutShort(plan: CallPlan, atMs: number, answered: boolean): PlannedResult {
   const base = { atMs, reason: 'cancelled' as const, by: 'system' as const, cancelled: true };
   if (answered && plan.answeredAtMs !== null && atMs >= plan.answeredAtMs) {
     const sip = SIMULATED_SIP_RESPONSES[plan.outcome];

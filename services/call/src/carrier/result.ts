@@ -1,5 +1,5 @@
 import type { CallOutcome, CollectedDetail } from '@voice/shared';
-import type { PlannedItem, PlannedLine } from './conversation';
+import type { PlannedLine } from './conversation';
 import type { CallSentiment, DetailsCollectionResult, TranscriptLine } from './types';
 import { humanize } from './values';
 
@@ -49,6 +49,12 @@ export function transcriptOf(
   return lines.map((l) => ({ role: l.role, content: l.content, timestamp: clockTime(wallAt(l.startMs)) }));
 }
 
+/** A detail the contact gave, by the name the agent type collects it under. */
+export interface GivenDetail {
+  name: string;
+  value: unknown;
+}
+
 /**
  * complete: every required item was collected (an agent with nothing to collect is complete once
  * a conversation happened); none: nothing collected; partial otherwise. The score counts every
@@ -56,7 +62,7 @@ export function transcriptOf(
  */
 export function detailsOf(
   collects: readonly CollectedDetail[],
-  items: readonly PlannedItem[],
+  items: readonly GivenDetail[],
   conversed: boolean,
 ): DetailsCollectionResult {
   const names = new Set(items.map((i) => i.name));
@@ -78,6 +84,25 @@ export function detailsOf(
   };
 }
 
+/**
+ * The details a conversation reported (values by name), as the agent's collects count them: only
+ * declared details with a value, in the agent's order, so a name the agent never asked for (a
+ * model's invention) cannot raise the score.
+ */
+export function reportedDetails(
+  collects: readonly CollectedDetail[],
+  reported: Readonly<Record<string, unknown>>,
+): DetailsCollectionResult {
+  const given = collects
+    .filter((c) => Object.hasOwn(reported, c.name) && hasValue(reported[c.name]))
+    .map((c) => ({ name: c.name, value: reported[c.name] }));
+  return detailsOf(collects, given, true);
+}
+
+function hasValue(value: unknown): boolean {
+  return value !== null && value !== undefined && !(typeof value === 'string' && value.trim() === '');
+}
+
 export interface SummaryInput {
   agentType: string;
   goal: string;
@@ -89,6 +114,8 @@ export interface SummaryInput {
   total: number;
   declined: readonly string[];
   objection: boolean;
+  /** The contact asked not to be called again. */
+  optedOut: boolean;
   cancelled: boolean;
 }
 
@@ -118,13 +145,15 @@ export function summaryOf(s: SummaryInput): string {
   const tail = extra.length > 0 ? ` Note: ${extra.join(', and ')}.` : '';
   const body = s.cancelled
     ? ' was cut short when the system hung up.'
-    : ' connected and the conversation finished.';
+    : s.optedOut
+      ? ' connected, and the contact asked not to be called again.'
+      : ' connected and the conversation finished.';
   return `${kind}${goalText}${body} ${collected}${tail}`;
 }
 
 /** Positive when it went smoothly and got what it needed; negative when the contact pushed back hard. */
 export function sentimentOf(mood: string, status: DetailsCollectionResult['status']): CallSentiment {
-  if (mood === 'reluctant') return 'negative';
+  if (mood === 'reluctant' || mood === 'opting_out') return 'negative';
   if (mood === 'objection') return 'neutral';
   if (mood === 'brief') return status === 'complete' ? 'neutral' : 'negative';
   return status === 'none' ? 'neutral' : 'positive';

@@ -17,14 +17,20 @@ import {
   TELEPHONY,
   type TelephonyProviderInfo,
 } from '@voice/shared';
+import { sipDialBody } from './sip-dial';
 import { sipCallResult, sipCarrierEvent, undialedEnd } from './sip-result';
 import type { CallSession, CarrierEvent, CarrierStage, DialRequest, TelephonyProvider } from './types';
 
 export interface SipCarrierOptions {
   bus: Bus;
   log: Logger;
-  /** SIP_MAX_CALL_SECONDS: the reaper's bound for a SIP call (wall seconds from dialing). */
+  /**
+   * SIP_MAX_CALL_SECONDS: the reaper's bound for a SIP call (wall seconds from dialing); the
+   * conversation engine is given what is left of it after the longest wait for an answer.
+   */
   maxCallSeconds: number;
+  /** The prompt a call was placed with, by its hash; null when none was kept (a call placed before). */
+  prompt: (hash: string) => Promise<string | null>;
   /**
    * Waits between dial attempts while the telephony service cannot be reached (no responder, no
    * answer in time); once they are used up the call fails as carrier_error. Re-sending is safe: the
@@ -203,20 +209,10 @@ export class SipCarrier implements TelephonyProvider {
     onEvent: (event: CarrierEvent) => Promise<void>,
   ): Promise<void> {
     const { bus, log } = this.options;
-    const body: SipDialRequest = {
-      call_id: request.callId,
-      trunk_id: request.trunkId!,
-      source_number: request.from,
-      destination_number: request.to,
-      speech: {
-        language: request.agent.language,
-        voice: request.agent.voice ?? null,
-        start_flow: request.agent.start_flow,
-        end_flow: request.agent.end_flow,
-      },
-    };
+    let body: SipDialRequest | undefined;
     for (let attempt = 0; !session.settled; attempt++) {
       try {
+        body ??= sipDialBody(request, await this.promptOf(request), this.maxCallSeconds);
         await callRpc(bus, TELEPHONY.dial, body, contextOf(request));
         return;
       } catch (error) {
@@ -227,14 +223,33 @@ export class SipCarrier implements TelephonyProvider {
           continue;
         }
         const detail =
-          error instanceof AppError
-            ? `the telephony service did not take the call: ${error.code}: ${error.message}`
-            : 'the telephony service did not take the call';
+          body === undefined
+            ? 'the call could not be dialed: its prompt could not be read'
+            : error instanceof AppError
+              ? `the telephony service did not take the call: ${error.code}: ${error.message}`
+              : 'the telephony service did not take the call';
         log.warn({ err: error, call_id: request.callId }, 'SIP dial failed; the call fails as carrier_error');
-        await this.fail(request, session, onEvent, detail, code !== undefined && TRANSIENT.has(code));
+        const mayHaveDialed = body !== undefined && code !== undefined && TRANSIENT.has(code);
+        await this.fail(request, session, onEvent, detail, mayHaveDialed);
         return;
       }
     }
+  }
+
+  /** The call's prompt; a store that cannot be read is a failure that may pass, like the bus's. */
+  private async promptOf(request: DialRequest): Promise<string> {
+    if (request.promptHash === undefined) return '';
+    let prompt: string | null;
+    try {
+      prompt = await this.options.prompt(request.promptHash);
+    } catch (error) {
+      throw new AppError('SERVICE_UNAVAILABLE', 'the prompt of the call could not be read', { cause: error });
+    }
+    if (prompt === null) {
+      // Placed by an instance that kept no prompts: the engine still has the goal, details and flows.
+      this.options.log.warn({ call_id: request.callId }, 'no prompt kept for a SIP call; dialed without one');
+    }
+    return prompt ?? '';
   }
 
   private async fail(

@@ -1,8 +1,14 @@
 import type { SipCallEnd, SipCallProgress } from '@voice/shared';
 import { clockTime, costs } from './result';
-import type { CallResult, CarrierEvent, DetailsCollectionResult, TranscriptLine } from './types';
+import type {
+  CallResult,
+  CarrierEvent,
+  DetailsCollectionResult,
+  ReportedDetails,
+  TranscriptLine,
+} from './types';
 
-/** Nothing is collected over SIP yet: the agent speaks its flows, nobody converses with it. */
+/** A call without a conversation (unanswered, or carried by an instance older than the engine). */
 const NOTHING_COLLECTED: DetailsCollectionResult = {
   status: 'none',
   score: 0,
@@ -10,6 +16,7 @@ const NOTHING_COLLECTED: DetailsCollectionResult = {
   collected_values: {},
 };
 
+/** What happened, for an instance older than the conversation engine: the agent spoke its flows. */
 const OUTCOME_TEXT: Record<CallResult['status'], string> = {
   completed: 'was answered and the agent spoke its flows',
   no_answer: 'was not answered',
@@ -18,28 +25,62 @@ const OUTCOME_TEXT: Record<CallResult['status'], string> = {
   failed: 'could not be completed',
 };
 
-/** One or two sentences: what happened, with the network's own words for it. */
+/**
+ * One to three sentences. The conversation engine's own summary when it held a conversation;
+ * otherwise what happened, with the network's own words for it. A callee nobody could transcribe
+ * is said, since their lines are then missing from the transcript.
+ */
 function summaryOf(end: SipCallEnd, sip: { code: number; reason: string } | null): string {
   const network = sip ? ` (SIP ${sip.code} ${sip.reason})` : end.detail ? ` (${end.detail})` : '';
-  return `Call over a SIP trunk ${OUTCOME_TEXT[end.status]}${network}; no details were collected.`;
+  const own = end.conversation?.summary.trim();
+  const what =
+    own || `Call over a SIP trunk ${OUTCOME_TEXT[end.status]}${network}; no details were collected.`;
+  const unheard = end.conversation?.recognition_unavailable?.trim();
+  return unheard ? `${what} What the callee said could not be transcribed: ${unheard}` : what;
+}
+
+/** A line of the transcript before its clock time. */
+interface TimedLine {
+  line: Omit<TranscriptLine, 'timestamp'>;
+  at: number;
 }
 
 /**
- * The agent's lines and the keys the callee pressed, in the order they happened. What the callee
- * said is audio in the recording, not yet text; a pressed key is a user line "[DTMF] 5".
+ * What was said and pressed, in the order it happened: the agent's lines as spoken (a line the
+ * callee talked over, cut where the agent stopped), the callee's as the recogniser heard them
+ * (with its confidence), and each pressed key as a user line "[DTMF] 5".
  */
 function sipTranscript(end: SipCallEnd): TranscriptLine[] {
-  const lines = [
-    ...end.spoken.map((line) => ({ role: 'agent' as const, content: line.text, at: line.at })),
-    ...end.dtmf.map((key) => ({ role: 'user' as const, content: `[DTMF] ${key.digit}`, at: key.at })),
+  const timed: TimedLine[] = [
+    ...end.spoken.map((l) => ({
+      line: { role: 'agent' as const, content: l.text },
+      at: Date.parse(l.at),
+    })),
+    // A blank recognition (noise, a breath) says nothing worth a line.
+    ...end.heard
+      .filter((l) => l.text.trim() !== '')
+      .map((l) => ({
+        line: { role: 'user' as const, content: l.text, confidence: l.confidence },
+        at: Date.parse(l.at),
+      })),
+    ...end.dtmf.map((k) => ({
+      line: { role: 'user' as const, content: `[DTMF] ${k.digit}` },
+      at: Date.parse(k.at),
+    })),
   ];
-  // Stable: a line and a key stamped the same millisecond keep agent-first order.
-  lines.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
-  return lines.map((line) => ({
-    role: line.role,
-    content: line.content,
-    timestamp: clockTime(new Date(line.at)),
-  }));
+  // Stable: lines stamped the same millisecond keep the order agent, callee, key.
+  timed.sort((a, b) => a.at - b.at);
+  return timed.map(({ line, at }) => ({ ...line, timestamp: clockTime(new Date(at)) }));
+}
+
+/**
+ * What was collected: nothing without a conversation that completed; else the engine's values by
+ * name, counted against the agent's collects where the call's record is at hand (the consumer of
+ * SIP progress does not know the agent).
+ */
+function collectedOf(end: SipCallEnd): DetailsCollectionResult | ReportedDetails {
+  if (end.status !== 'completed' || end.conversation === null) return NOTHING_COLLECTED;
+  return { reported: end.conversation.collected };
 }
 
 /** How a SIP call ended, as the call record states it: costs follow the connected time. */
@@ -53,11 +94,13 @@ export function sipCallResult(end: SipCallEnd, sip: { code: number; reason: stri
     ended_at: new Date(end.ended_at),
     duration_seconds: duration,
     transcript: sipTranscript(end),
-    sentiment: 'neutral',
+    // Neutral without a conversation (unanswered, a voicemail message), as the record documents.
+    sentiment: end.status === 'completed' ? (end.conversation?.sentiment ?? 'neutral') : 'neutral',
     call_summary: summaryOf(end, sip),
     call_end_reason: end.call_end_reason,
     ended_by: end.ended_by,
-    details_collection: NOTHING_COLLECTED,
+    details_collection: collectedOf(end),
+    opted_out: end.conversation?.opted_out ?? false,
     ai_cost: price.ai_cost,
     telephony_cost: price.telephony_cost,
     total_cost: price.total_cost,

@@ -10,6 +10,7 @@ export type {
   DetailsCollectionResult,
   DetailsStatus,
   EndedByValue,
+  ReportedDetails,
   TranscriptLine,
 } from '../domain/call-events';
 
@@ -29,6 +30,8 @@ export interface AgentSnapshot {
   collects: CollectedDetail[];
   /** The voice its flows are spoken with (a real network synthesises them); the simulated carrier needs none. */
   voice?: string | undefined;
+  /** The model its conversation runs on (a real network's conversation engine); the simulated carrier needs none. */
+  ai_model?: string | undefined;
 }
 
 export interface DialRequest {
@@ -41,6 +44,11 @@ export interface DialRequest {
   to: string;
   agent: AgentSnapshot;
   metadata: Record<string, unknown> | null;
+  /**
+   * The hash of the prompt the call was placed with: a real network's conversation engine is given
+   * that prompt (the call service keeps the text of SIP calls' prompts by it).
+   */
+  promptHash?: string | undefined;
   /** When dialing began (wall clock): the origin of the call's timeline. */
   startedAt: Date;
 }

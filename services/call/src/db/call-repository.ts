@@ -71,6 +71,7 @@ export function newCallRow(accountId: string, call: NewCall, createdAt: Date): C
     sip_code: null,
     sip_reason: null,
     recorded: null,
+    opted_out: false,
   };
 }
 

@@ -51,6 +51,8 @@ export interface CallRow {
    * simulated carrier, which synthesises one on request for any call that connected.
    */
   recorded: boolean | null;
+  /** The person called asked not to be called again (false until the call ended). */
+  opted_out: boolean;
 }
 
 /**
@@ -85,6 +87,7 @@ export function toCall(row: CallRow): Call {
     call_end_reason: row.call_end_reason,
     ended_by: row.ended_by,
     details_collection: row.details_collection,
+    opted_out: row.opted_out,
     ai_cost: Number(row.ai_cost),
     telephony_cost: Number(row.telephony_cost),
     total_cost: Number(row.total_cost),

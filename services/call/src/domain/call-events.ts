@@ -24,6 +24,15 @@ export interface DetailsCollectionResult {
 }
 
 /**
+ * Details as a network that does not know the agent reports them (a SIP call's conversation
+ * engine: values by detail name). The record's details_collection is made from them and the
+ * agent's collects when the result is applied to the call (app/transitions.ts).
+ */
+export interface ReportedDetails {
+  reported: Record<string, unknown>;
+}
+
+/**
  * How a call ended. Times are wall-clock times at which things happened (never in the future);
  * duration_seconds is the wall time from answer to hang-up, and the costs follow it.
  */
@@ -38,7 +47,9 @@ export interface CallResult {
   call_summary: string;
   call_end_reason: CallEndReasonValue;
   ended_by: EndedByValue;
-  details_collection: DetailsCollectionResult;
+  details_collection: DetailsCollectionResult | ReportedDetails;
+  /** The person called asked not to be called again. */
+  opted_out: boolean;
   ai_cost: number;
   telephony_cost: number;
   total_cost: number;

@@ -12,7 +12,7 @@ export interface PayloadLinks {
 /**
  * The documented CALL_ENDED body (the CallEndedPayload contract, which the OpenAPI document's
  * `webhooks` section shows), built from the final call record, with `telephony` (how the call
- * was carried) beside the spec's fields. Every field has its spec type for every outcome:
+ * was carried) and `opted_out` beside the spec's fields. Every field has its spec type for every outcome:
  * sentiment is one of the three values, recording_url a string (`""` without audio).
  */
 export function callEndedPayload(call: Call, links: PayloadLinks) {
@@ -49,6 +49,7 @@ export function callEndedPayload(call: Call, links: PayloadLinks) {
       telephony_cost: call.telephony_cost,
       total_cost: call.total_cost,
       telephony: call.telephony,
+      opted_out: call.opted_out,
     } satisfies { [K in keyof CallEndedData]: unknown },
   };
 }

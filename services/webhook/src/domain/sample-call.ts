@@ -68,6 +68,7 @@ export function sampleCallEndedPayload(
       sip_code: SIMULATED_SIP_RESPONSES.completed.code,
       sip_reason: SIMULATED_SIP_RESPONSES.completed.reason,
     },
+    opted_out: false,
   };
   const payload = callEndedPayload(call, links);
   return { ...payload, data: { ...payload.data, recording_url: '' } };
