@@ -1,5 +1,5 @@
 import type { AmdThresholds } from '../../domain/amd';
-import { type BeepEvent, BeepDetector } from './beep';
+import { BeepDetector, type BeepEvent } from './beep';
 import { FRAME_MS } from './frame-features';
 import { SpeechFrameClassifier } from './speech-frames';
 import { WordCounter } from './words';

@@ -13,4 +13,4 @@ export {
 export { type AmdResult, AnsweringMachineDetector } from './amd';
 export { BeepDetector, type BeepEvent, type BeepOptions } from './beep';
 export { type VadEvent, type VadOptions, VoiceActivityDetector } from './vad';
-export { type VoicemailCue, VoicemailBeepWaiter, type VoicemailWaitOptions } from './voicemail';
+export { VoicemailBeepWaiter, type VoicemailCue, type VoicemailWaitOptions } from './voicemail';

@@ -1,4 +1,11 @@
-import { checkFrame, energyDb, FRAME_SAMPLES, frameEnergy, predictionGainDb, SILENT_DB } from './frame-features';
+import {
+  checkFrame,
+  energyDb,
+  FRAME_SAMPLES,
+  frameEnergy,
+  predictionGainDb,
+  SILENT_DB,
+} from './frame-features';
 
 // Is this 20 ms frame speech? Energy against an adaptive noise floor, with a tone guard. The one
 // frame-level judgement behind the VAD, the word counter of AMD and the voicemail waiter.
@@ -9,7 +16,9 @@ const MIN_SPEECH_DB = -50;
 const ONSET_MARGIN_DB = 10;
 /** ... and one this far above it keeps speech going (hysteresis: word endings are soft). */
 const HOLD_MARGIN_DB = 6;
-/** The floor assumed before the first frame. */
+/** The first frames only measure the line (calls do not open with speech): its floor is their quietest. */
+const WARMUP_FRAMES = 5;
+/** The floor assumed when the line was digitally silent so far. */
 const INITIAL_FLOOR_DB = -50;
 /** Below this a frame is digital silence (lost packets, a far end's own VAD): no news of the line noise. */
 const DIGITAL_SILENCE_DB = -85;
@@ -49,6 +58,7 @@ export class SpeechFrameClassifier {
   #floorDb: number | undefined;
   readonly #recent = new Float64Array(STEADY_FRAMES);
   #recentCount = 0;
+  #heard = 0;
   /** The last frame's spectral shape and level, for the tone guard. */
   #shape = new Float64Array(4);
   #lastShape = new Float64Array(4);
@@ -61,14 +71,19 @@ export class SpeechFrameClassifier {
   /** `holding`: the caller is inside speech (a word, an utterance), so the lower margin applies. */
   classify(frame: Int16Array, holding: boolean): FrameClass {
     checkFrame(frame);
+    this.#heard++;
     const db = energyDb(frameEnergy(frame), FRAME_SAMPLES);
     if (db < DIGITAL_SILENCE_DB) {
       this.#lastDb = SILENT_DB;
       this.#floorDb = Math.max(SILENT_DB, (this.#floorDb ?? SILENT_DB) - LEAK_DB);
       return { energyDb: db, floorDb: this.floorDb, voiced: false, tonal: false };
     }
-    // Before anything was heard the floor is a quiet line's: speech from the first frame is
-    // heard, and a noisy line raises the floor in half a second (the steady rule).
+    if (this.#heard <= WARMUP_FRAMES) {
+      this.#floorDb = Math.min(this.#floorDb ?? db, db);
+      return { energyDb: db, floorDb: this.floorDb, voiced: false, tonal: false };
+    }
+    // After digital silence only, the floor is a quiet line's; a noise that starts later raises it
+    // within half a second (the steady rule).
     const floor = this.#floorDb ?? INITIAL_FLOOR_DB;
     const margin = holding ? HOLD_MARGIN_DB : ONSET_MARGIN_DB;
     const loud = db >= Math.max(floor + margin, MIN_SPEECH_DB);
@@ -81,6 +96,7 @@ export class SpeechFrameClassifier {
   reset(): void {
     this.#floorDb = undefined;
     this.#recentCount = 0;
+    this.#heard = 0;
     this.#lastDb = SILENT_DB;
   }
 

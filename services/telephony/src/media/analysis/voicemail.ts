@@ -46,7 +46,8 @@ export class VoicemailBeepWaiter {
       this.#cue = { type: 'timeout', atMs: now };
     } else {
       const quietSince = this.#quietSince();
-      if (quietSince !== undefined && now - quietSince >= this.#silenceMs) this.#cue = { type: 'silence', atMs: now };
+      if (quietSince !== undefined && now - quietSince >= this.#silenceMs)
+        this.#cue = { type: 'silence', atMs: now };
     }
     return this.#cue;
   }
