@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { amdThresholds } from '../src/domain/amd';
 import {
   AMD_RULES,
@@ -10,7 +10,7 @@ import {
   VoicemailBeepWaiter,
   type VoicemailCue,
 } from '../src/media/analysis';
-import { type AudioLab, audioLab, collect, frames, overG711, timeline, withNoise } from './analysis-audio';
+import { collect, frames, overG711, timeline, useAudioLab, withNoise } from './analysis-audio';
 
 // Answering-machine detection: the decision table on its own, then the detector and the voicemail
 // waiter on real audio (espeak-ng and flite greetings, sox beeps and noise) through G.711.
@@ -20,11 +20,7 @@ const GREETING =
 /** An arbitrary clock origin: the detectors only ever use differences. */
 const T0 = 50_000;
 
-let lab: AudioLab;
-beforeAll(async () => {
-  lab = await audioLab();
-});
-afterAll(() => lab.close());
+const lab = useAudioLab();
 
 async function onLine(pcm: Int16Array, noiseVol = 0.01): Promise<Int16Array> {
   return overG711(withNoise(pcm, await lab.noise(1000, noiseVol)));

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { readPcmWav } from '@voice/shared/testing/sip';
+import { afterAll } from 'vitest';
 import { decodeG711, encodeG711, FRAME_MS, FRAME_SAMPLES, type G711Codec } from '../src/media/codec';
 
 // Real audio for the analysis tests: speech from espeak-ng and flite, tones and line noise from
@@ -28,15 +29,28 @@ export interface AudioLab {
   close(): Promise<void>;
 }
 
-export async function audioLab(): Promise<AudioLab> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'analysis-audio-'));
-  const cache = new Map<string, Promise<Int16Array>>();
+/** A lab for this test file: its temp dir is made on first use and removed after the file's tests. */
+export function useAudioLab(): AudioLab {
+  const lab = audioLab();
+  afterAll(() => lab.close());
+  return lab;
+}
+
+export function audioLab(): AudioLab {
   let made = 0;
+  let folder: Promise<string> | undefined;
+  const dir = () => {
+    folder ??= mkdtemp(path.join(tmpdir(), 'analysis-audio-'));
+    return folder;
+  };
+  const cache = new Map<string, Promise<Int16Array>>();
   const cached = (key: string, make: (wav: string) => Promise<void>) => {
     let pcm = cache.get(key);
     if (!pcm) {
-      const wav = path.join(dir, `${made++}.wav`);
-      pcm = make(wav).then(async () => {
+      const n = made++;
+      pcm = dir().then(async (d) => {
+        const wav = path.join(d, `${n}.wav`);
+        await make(wav);
         const { rate, channels } = await readPcmWav(wav);
         if (rate !== RATE || channels.length !== 1)
           throw new Error(`${key}: ${rate} Hz x ${channels.length}`);
@@ -76,7 +90,9 @@ export async function audioLab(): Promise<AudioLab> {
       }),
     noise: (millis, vol = 0.01) =>
       cached(`noise ${millis} ${vol}`, async (wav) => {
+        // -R: the same noise every run, so a test that passes once passes always.
         await run('sox', [
+          '-R',
           '-n',
           ...to8k,
           wav,
@@ -87,7 +103,9 @@ export async function audioLab(): Promise<AudioLab> {
           String(vol),
         ]);
       }),
-    close: () => rm(dir, { recursive: true, force: true }),
+    close: async () => {
+      if (folder) await rm(await folder, { recursive: true, force: true });
+    },
   };
 }
 

@@ -1,22 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BeepDetector, type BeepEvent } from '../src/media/analysis';
-import {
-  type AudioLab,
-  audioLab,
-  collect,
-  overG711,
-  timeline,
-  type Voice,
-  withNoise,
-} from './analysis-audio';
+import { collect, overG711, timeline, useAudioLab, type Voice, withNoise } from './analysis-audio';
 
 // The beep detector on sox tones and on real speech (espeak-ng, flite), through G.711 with line noise.
 
-let lab: AudioLab;
-beforeAll(async () => {
-  lab = await audioLab();
-});
-afterAll(() => lab.close());
+const lab = useAudioLab();
 
 function beeps(pcm: Int16Array, detector = new BeepDetector()): { event: BeepEvent; frameMs: number }[] {
   return collect(pcm, (frame, atMs) => detector.push(frame, atMs));

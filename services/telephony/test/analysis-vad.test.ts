@@ -1,24 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { G711Codec } from '../src/media';
 import { type VadEvent, VoiceActivityDetector } from '../src/media/analysis';
-import {
-  type AudioLab,
-  audioLab,
-  collect,
-  overG711,
-  timeline,
-  type Voice,
-  withNoise,
-} from './analysis-audio';
+import { collect, overG711, timeline, useAudioLab, type Voice, withNoise } from './analysis-audio';
 
 // The VAD on real speech (espeak-ng, flite) carried over G.711, on line noise and on digital
 // silence: onsets where the engines put them, ends after the hangover, tones and clicks ignored.
 
-let lab: AudioLab;
-beforeAll(async () => {
-  lab = await audioLab();
-});
-afterAll(() => lab.close());
+const lab = useAudioLab();
 
 type Start = Extract<VadEvent, { type: 'speech_start' }>;
 type End = Extract<VadEvent, { type: 'speech_end' }>;

@@ -4,6 +4,7 @@ import {
   FRAME_MS,
   FRAME_SAMPLES,
   frameEnergy,
+  goertzel,
   goertzelCoefficient,
   goertzelPower,
   SAMPLE_RATE,
@@ -141,14 +142,7 @@ export class BeepDetector {
     if (energyDb(energy, FRAME_SAMPLES) < this.#minLevelDb) return undefined;
     let peak = 0;
     for (let k = 0; k < this.#coefficients.length; k++) {
-      const c = this.#coefficients[k]!;
-      let s1 = 0;
-      let s2 = 0;
-      for (let i = 0; i < frame.length; i++) {
-        const v = frame[i]! + c * s1 - s2;
-        s2 = s1;
-        s1 = v;
-      }
+      const [s1, s2] = goertzel(frame, this.#coefficients[k]!);
       // y = s1 - s2 e^{-jw} is X(k) e^{jw(N-1)}; for a whole bin e^{jwN} = 1, so X(k) = y e^{jw}.
       const yr = s1 - s2 * this.#cos[k]!;
       const yi = s2 * this.#sin[k]!;

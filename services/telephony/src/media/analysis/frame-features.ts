@@ -92,6 +92,14 @@ export function predictionGainDb(frame: Int16Array, shape?: Float64Array): numbe
  * bins), scaled like |X(f)|^2 of the DFT.
  */
 export function goertzelPower(frame: Int16Array, coefficient: number): number {
+  const [s1, s2] = goertzel(frame, coefficient);
+  return s1 * s1 + s2 * s2 - coefficient * s1 * s2;
+}
+
+const states: [number, number] = [0, 0];
+
+/** The Goertzel recurrence's last two states (s[N-1], s[N-2]), in a scratch array read at once. */
+export function goertzel(frame: Int16Array, coefficient: number): readonly [number, number] {
   let s1 = 0;
   let s2 = 0;
   for (let i = 0; i < frame.length; i++) {
@@ -99,7 +107,9 @@ export function goertzelPower(frame: Int16Array, coefficient: number): number {
     s2 = s1;
     s1 = s;
   }
-  return s1 * s1 + s2 * s2 - coefficient * s1 * s2;
+  states[0] = s1;
+  states[1] = s2;
+  return states;
 }
 
 export function goertzelCoefficient(frequencyHz: number): number {
