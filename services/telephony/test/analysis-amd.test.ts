@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { amdThresholds } from '../src/domain/amd';
 import {
   AMD_RULES,
   type AmdFeatures,
   type AmdResult,
   AnsweringMachineDetector,
+  amdThresholds,
   DEFAULT_AMD_THRESHOLDS,
   decideAmd,
   VoicemailBeepWaiter,

@@ -7,6 +7,7 @@ export {
   type AmdRule,
   type AmdThresholds,
   type AmdVerdict,
+  amdThresholds,
   DEFAULT_AMD_THRESHOLDS,
   decideAmd,
 } from '../../domain/amd';
