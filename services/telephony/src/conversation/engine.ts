@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger, SipCallEnd, SipConversationResult } from '@voice/shared';
-import { AnsweringMachineDetector, type AmdResult, VoicemailBeepWaiter } from '../media/analysis';
-import { AgentVoice, type AgentMedia } from './agent-voice';
+import { type AmdResult, AnsweringMachineDetector, type VoicemailBeepWaiter } from '../media/analysis';
+import { type AgentMedia, AgentVoice } from './agent-voice';
 import { flowsOnlyBrain } from './flows-brain';
 import { type HeardEvent, Listener } from './listener';
 import type { ConversationMetrics } from './metrics';
@@ -244,6 +244,12 @@ export class Conversation {
       }
       return;
     }
+    if (event.type === 'dropped') {
+      // A cough or a click, not words: if it stopped the agent, the brain picks the thread up again.
+      if (this.#turn !== this.#turnAtLastReply) void this.#respond(NOTHING_HEARD);
+      else this.#armSilence(this.#turn);
+      return;
+    }
     const { atMs, startedAt, text } = event;
     const interrupted = this.#turn !== this.#turnAtLastReply;
     this.#utterances = this.#utterances.then(async () => {
@@ -253,7 +259,12 @@ export class Conversation {
       if (said) this.#keepHeard(said, recognised!.confidence, startedAt);
       this.#silences = 0;
       this.#replyDueSince = atMs;
-      await this.#respond({ type: 'utterance', text: said, confidence: recognised?.confidence ?? 0, interrupted });
+      await this.#respond({
+        type: 'utterance',
+        text: said,
+        confidence: recognised?.confidence ?? 0,
+        interrupted,
+      });
     });
   }
 
@@ -272,7 +283,7 @@ export class Conversation {
       this.#turn++;
     }
     await this.#run(this.#session.respond(input, [...this.#lines]));
-    if (input.type === 'max_duration' && !this.#ended && this.#phase !== 'ended') {
+    if (input.type === 'max_duration' && !this.#ended && (this.#phase as Phase) !== 'ended') {
       this.#ended = 'max_duration';
       this.end('max_duration');
     }
@@ -352,10 +363,13 @@ class AnswerScreen {
 
   /** True once the machine is ready for the message: after its beep, or a long silence, or a timeout. */
   beep(pcm: Int16Array, atMs: number): boolean {
-    this.#waiter ??= new VoicemailBeepWaiter();
+    // It carries on from what detection heard: a beep may have begun during the greeting.
+    this.#waiter ??= this.#detector.voicemailWaiter();
     return this.#waiter.push(pcm, atMs) !== undefined;
   }
 }
+
+const NOTHING_HEARD = { type: 'utterance', text: '', confidence: 0, interrupted: true } as const;
 
 async function collect(actions: AsyncIterable<BrainAction>): Promise<BrainAction[]> {
   const out: BrainAction[] = [];

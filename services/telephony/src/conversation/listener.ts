@@ -7,7 +7,9 @@ export type HeardEvent =
   /** The callee began talking (`atMs`: when, back-dated to the onset). */
   | { type: 'start'; atMs: number; at: Date }
   /** They stopped: the utterance's text follows (the recogniser's promise never rejects). */
-  | { type: 'end'; atMs: number; startedAt: Date; text: Promise<Recognition | null> };
+  | { type: 'end'; atMs: number; startedAt: Date; text: Promise<Recognition | null> }
+  /** What began was too short to be words (a cough, a click): nothing to recognise. */
+  | { type: 'dropped'; atMs: number };
 
 /**
  * The callee's side: voice activity and end of utterance over the call's 20 ms frames, each
@@ -61,6 +63,12 @@ export class Listener {
     }
     const stream = this.#current;
     this.#current = undefined;
+    if (event.dropped) {
+      // A recogniser already fed the noise cannot be reused: a fresh one waits for real speech.
+      stream?.cancel();
+      this.#ready ??= this.#open();
+      return { type: 'dropped', atMs: event.atMs };
+    }
     // The next utterance may follow before the agent answers: have a recogniser ready for it.
     this.#ready ??= this.#open();
     return { type: 'end', atMs: event.atMs, startedAt: this.#startedAt, text: this.#finish(stream) };
