@@ -65,7 +65,7 @@ export interface HeardSpeech {
 }
 
 export interface HeardSpeechOptions extends SpanOptions {
-  /** Only speech starting at or after this position in the dump (ms) counts (default: where it is now). */
+  /** Only speech going on at or after this position in the dump (ms) counts (default: where it is now). */
   after?: number;
   /** Quiet that ends the speech; shorter pauses are inside it (default 700 ms). */
   quietMs?: number;
@@ -78,11 +78,13 @@ export async function waitForSpeechInDump(
   records: string,
   side: 'enc' | 'dec',
   options: HeardSpeechOptions = {},
+  callOver: () => boolean = () => false,
 ): Promise<HeardSpeech> {
   const deadline = performance.now() + (options.timeoutMs ?? 30_000);
   const after = options.after ?? ((await dumpSamples(await newestDump(records, side))) ?? 0) / 8;
   const quietMs = options.quietMs ?? 700;
   let dump: GrowingDump | undefined;
+  let seen = 'nothing yet';
   for (;;) {
     const file = await newestDump(records, side);
     if (file && dump?.file !== file) dump = new GrowingDump(file);
@@ -90,11 +92,15 @@ export async function waitForSpeechInDump(
       const samples = await dump.samples();
       const heardUpTo = (samples.length * 1000) / (options.rate ?? 8000);
       const spans = speechSpans(samples, { ...options, hangoverMs: quietMs });
-      const span = spans.find((s) => s.startMs >= after && s.endMs + quietMs <= heardUpTo);
+      const span = spans.find((s) => s.endMs > after && s.endMs + quietMs <= heardUpTo);
+      seen = `${JSON.stringify(spans.slice(-4))} in ${heardUpTo} ms`;
       if (span) return { span, noticed: { at: performance.now(), date: new Date() } };
     }
-    if (performance.now() > deadline)
-      throw new Error(`no speech after ${after} ms of ${side} ending in ${quietMs} ms of quiet`);
+    const why = callOver() ? 'before the call ended' : performance.now() > deadline ? 'in time' : undefined;
+    if (why)
+      throw new Error(
+        `no speech after ${after} ms of ${side} ending in ${quietMs} ms of quiet ${why} (heard ${seen})`,
+      );
     await new Promise((r) => setTimeout(r, 40));
   }
 }

@@ -11,9 +11,15 @@ import { readPcmWav } from './audio';
 
 const run = promisify(execFile);
 const MODEL = '/usr/share/pocketsphinx/model/en-us';
+/** What the model was trained on: 16 kHz mono 16-bit. */
+const PCM_16K = ['-r', '16000', '-c', '1', '-b', '16'];
 
 export interface RecogniseOptions {
-  /** Only this much of the recording is decoded (default 120 s): the input is bounded. */
+  /** Decode from here (ms into the recording; default its start). */
+  fromMs?: number;
+  /** Decode up to here (ms into the recording; default `fromMs` + `maxSeconds`). */
+  toMs?: number;
+  /** At most this much is decoded (default 120 s): the input is bounded. */
   maxSeconds?: number;
   /** The whole run (resampling and decoding) is killed after this (default 60 s). */
   timeoutMs?: number;
@@ -77,42 +83,36 @@ export async function recognise(
     await writeFile(dict, `${used.flatMap((w) => words.get(w)!).join('\n')}\n`);
     const timeout = options.timeoutMs ?? 60_000;
     const deadline = Date.now() + timeout;
-    const limits = { killSignal: 'SIGKILL' as const, maxBuffer: 1 << 20 };
+    // Every step gets what is left of the one deadline.
+    const limits = () => ({
+      killSignal: 'SIGKILL' as const,
+      maxBuffer: 1 << 20,
+      timeout: Math.max(1, deadline - Date.now()),
+    });
     const clean = path.join(dir, 'clean-16k.wav');
     const noise = path.join(dir, 'noise-16k.wav');
-    await run(
-      'sox',
-      [wavPath, '-r', '16000', '-c', '1', '-b', '16', clean, 'trim', '0', String(options.maxSeconds ?? 120)],
-      {
-        ...limits,
-        timeout,
+    const from = Math.max(0, options.fromMs ?? 0) / 1000;
+    const length = Math.min(
+      options.maxSeconds ?? 120,
+      (options.toMs ?? Number.POSITIVE_INFINITY) / 1000 - from,
+    );
+    if (!(length > 0))
+      throw new Error(`recognise: nothing to decode between ${options.fromMs} and ${options.toMs} ms`);
+    await run('sox', [wavPath, ...PCM_16K, clean, 'trim', String(from), String(length)], limits()).catch(
+      (e: Error) => {
+        throw new Error(`recognise: sox could not read ${wavPath}: ${e.message}`);
       },
-    ).catch((e: Error) => {
-      throw new Error(`recognise: sox could not read ${wavPath}: ${e.message}`);
-    });
+    );
     // Faint noise under it: on stretches of digital zero (G.711 silence) pocketsphinx's feature
     // normalisation breaks and it hears words that are not there (measured: "goodbye" in silence).
     const seconds = (await readPcmWav(clean)).channels[0]!.length / 16000;
+    if (seconds < 0.1) return '';
     await run(
       'sox',
-      [
-        '-n',
-        '-r',
-        '16000',
-        '-c',
-        '1',
-        '-b',
-        '16',
-        noise,
-        'synth',
-        String(seconds),
-        'whitenoise',
-        'vol',
-        '0.002',
-      ],
-      { ...limits, timeout },
+      ['-n', ...PCM_16K, noise, 'synth', String(seconds), 'whitenoise', 'vol', '0.002'],
+      limits(),
     );
-    await run('sox', ['-m', clean, noise, audio], { ...limits, timeout });
+    await run('sox', ['-m', clean, noise, audio], limits());
     const decoded = await run(
       'pocketsphinx_continuous',
       [
@@ -127,7 +127,7 @@ export async function recognise(
         '-logfn',
         '/dev/null',
       ],
-      { ...limits, timeout: Math.max(1, deadline - Date.now()) },
+      limits(),
     ).catch((e: Error & { killed?: boolean }) => {
       throw new Error(
         e.killed

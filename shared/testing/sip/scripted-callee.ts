@@ -21,15 +21,21 @@ export interface Moment {
   date: Date;
 }
 
+/** Where a call's recordings are at a moment: ms from their starts (8 kHz dumps). */
+export interface RecordingPosition {
+  /** In `sent` (what baresip sent): a clip switched to now starts at most one 20 ms frame later. */
+  sentMs: number;
+  /** In `heard` (what baresip heard). */
+  heardMs: number;
+}
+
 /**
- * A command's moment, placed in the call's recordings: how many samples the dumps held when it was
- * written (undefined outside a call). `sent / rate` is where the command falls in `sent`: the new
- * clip starts at most one 20 ms frame later (each switch also moves `sent` up to one frame ahead
- * of the wall clock, as the new source sends its first frame at once).
+ * A command's moment, placed in the call's recordings (`undefined` outside a call). Each switch
+ * moves `sent` up to one 20 ms frame ahead of the wall clock (the new source sends its first
+ * frame at once), so place later events by these positions rather than by elapsed time.
  */
 export interface CommandMoment extends Moment {
-  sent?: number;
-  heard?: number;
+  position?: RecordingPosition;
 }
 
 export interface ScriptedCalleeOptions {
@@ -74,12 +80,12 @@ export interface ScriptedCallee {
   hangUp(): Promise<CommandMoment>;
   /**
    * Waits, while the call goes on, for the agent to speak and then be quiet for `quietMs` (default
-   * 700): the end of the agent's turn. Only speech starting at or after `after` (a position in
+   * 700): the end of the agent's turn. Only speech going on at or after `after` (a position in
    * `heard`, ms; default where the recording is now) counts. Rejects after `timeoutMs` (default 30 s).
    */
   heardSpeech(options?: HeardSpeechOptions): Promise<HeardSpeech>;
-  /** Where the recording of what it hears is now, in ms (0 before the agent's first packet). */
-  heardMs(): Promise<number>;
+  /** Where the recordings are now (undefined outside a call; `heardMs` 0 before the agent's first packet). */
+  position(): Promise<RecordingPosition | undefined>;
   /** When the call ended, whoever ended it; rejects after `timeoutMs` (default 20 s). */
   ended(timeoutMs?: number): Promise<Moment>;
   /** Its recordings of the call, complete, once the call has ended (waits up to `timeoutMs`, default 20 s). */
@@ -140,20 +146,27 @@ export async function startScriptedCallee(options: ScriptedCalleeOptions = {}): 
   };
 
   let inCall = false;
+  let callEnded = false;
   const command = async (text: string): Promise<CommandMoment> => {
     if (baresip.child.exitCode !== null)
       throw new Error(`scripted callee: baresip has exited: ${baresip.output().slice(-600)}`);
-    const [sent, heard] = inCall
-      ? await Promise.all([positionOf('enc'), positionOf('dec')])
-      : [undefined, undefined];
-    const moment = { at: performance.now(), date: new Date(), sent, heard };
+    const moment = { at: performance.now(), date: new Date(), position: await position() };
     baresip.child.stdin?.write(`${text}\n`);
     return moment;
   };
-  const positionOf = async (side: 'enc' | 'dec') => dumpSamples(await newestDump(baresip.records, side));
+  const samplesOf = async (side: 'enc' | 'dec') =>
+    (await dumpSamples(await newestDump(baresip.records, side))) ?? 0;
+  const position = async (): Promise<RecordingPosition | undefined> => {
+    if (!inCall) return undefined;
+    const [sent, heard] = await Promise.all([samplesOf('enc'), samplesOf('dec')]);
+    return { sentMs: sent / 8, heardMs: heard / 8 };
+  };
   baresip.onLine((line) => {
     if (/Call established/.test(line)) inCall = true;
-    if (/Call with .* terminated/.test(line)) inCall = false;
+    if (/Call with .* terminated/.test(line)) {
+      inCall = false;
+      callEnded = true;
+    }
   });
   // One switch at a time, so the acknowledgement waited for is this switch's own.
   let queue: Promise<unknown> = Promise.resolve();
@@ -182,8 +195,6 @@ export async function startScriptedCallee(options: ScriptedCalleeOptions = {}): 
     return next;
   };
 
-  const heardMs = async () => ((await positionOf('dec')) ?? 0) / 8;
-
   return {
     uri: baresip.uri,
     answered: (ms = 20_000) => waitFor(/Call established/, ms, 'answer'),
@@ -192,8 +203,8 @@ export async function startScriptedCallee(options: ScriptedCalleeOptions = {}): 
     silence: async () => switchTo(await silenceClip(hold)),
     beep: async (hz, ms) => switchTo(await heldClip(await toneClip(hz, ms), hold)),
     hangUp: () => command('/hangup'),
-    heardSpeech: (listen) => waitForSpeechInDump(baresip.records, 'dec', listen),
-    heardMs,
+    heardSpeech: (listen) => waitForSpeechInDump(baresip.records, 'dec', listen, () => callEnded),
+    position,
     ended: (ms = 20_000) => waitFor(/Call with .* terminated/, ms, 'end of the call'),
     recording: async (ms = 20_000) => {
       const deadline = Date.now() + ms;
