@@ -186,6 +186,8 @@ export async function startScriptedCallee(options: ScriptedCalleeOptions = {}): 
         `switch to ${clip}`,
         baresip.output,
       );
+      // Handled below; kept from being an unhandled rejection when the command itself throws.
+      taken.catch(() => undefined);
       const moment = await command(`/ausrc aufile,${clip}`);
       await taken;
       if (failed) throw new Error(`scripted callee: baresip could not open ${clip}`);
