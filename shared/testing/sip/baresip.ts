@@ -35,16 +35,37 @@ export async function speechWav(dir: string, text: string, silenceSeconds: numbe
   return out;
 }
 
-export async function startBaresip(text: string, silenceSeconds = 20): Promise<Baresip> {
+/** A running headless baresip, before anything about what it says. */
+export interface BaresipProcess {
+  child: ChildProcess;
+  /** `sip:127.0.0.1:<port>`. */
+  uri: string;
+  /** Its config folder (removed by `remove`). */
+  dir: string;
+  /** Where sndfile writes `dump-*-enc.wav` (what it sent) and `dump-*-dec.wav` (what it heard). */
+  records: string;
+  /** Calls `listener` with each line it prints from now on (its status line ends in \r: a line too). */
+  onLine(listener: (line: string) => void): void;
+  /** The tail of what it printed, for error messages. */
+  output(): string;
+  exited: Promise<void>;
+  /** Ends it (SIGTERM) and removes its folder. */
+  remove(): Promise<void>;
+}
+
+/**
+ * Starts baresip listening on a free loopback port, auto-answering as `user`, with `source` (an
+ * 8 kHz mono WAV) as its aufile source, and its menu reading commands on stdin.
+ */
+export async function launchBaresip(options: { source: string; user?: string }): Promise<BaresipProcess> {
   const dir = await mkdtemp(path.join(tmpdir(), 'baresip-'));
   const records = path.join(dir, 'rec');
   await mkdir(records);
-  const played = await speechWav(dir, text, silenceSeconds);
   const port = await freeUdpAndTcpPort();
   const config = [
     `sip_listen 127.0.0.1:${port}`,
     'audio_player aubridge,x',
-    `audio_source aufile,${played}`,
+    `audio_source aufile,${options.source}`,
     'audio_alert aubridge,x',
     'module_path /usr/lib/baresip/modules',
     'module stdio.so',
@@ -60,43 +81,72 @@ export async function startBaresip(text: string, silenceSeconds = 20): Promise<B
   await writeFile(path.join(dir, 'config'), config);
   await writeFile(
     path.join(dir, 'accounts'),
-    `<sip:+15550002222@127.0.0.1:${port}>;auth_pass=none;answermode=auto;regint=0\n`,
+    `<sip:${options.user ?? '+15550002222'}@127.0.0.1:${port}>;auth_pass=none;answermode=auto;regint=0\n`,
   );
   const child: ChildProcess = spawn('baresip', ['-f', dir], { stdio: ['pipe', 'pipe', 'pipe'] });
   let output = '';
   const keep = (c: Buffer) => {
     output = (output + c.toString()).slice(-20_000);
   };
-  // baresip prints "received event: '5' (end=0)" as a key starts, "(end=1)" as it ends; read line
-  // by line (its status line ends in \r) so the bounded `output` cannot lose one.
-  let received = '';
+  // Line by line, so that a bounded `output` cannot lose what a listener waits for.
+  const listeners: ((line: string) => void)[] = [];
   let partial = '';
   child.stdout?.on('data', (c: Buffer) => {
     const lines = (partial + c.toString()).split(/[\r\n]/);
     partial = lines.pop()!.slice(-1000);
-    for (const line of lines) received += /received event: '([0-9*#A-D])' \(end=0\)/.exec(line)?.[1] ?? '';
+    for (const line of lines) for (const listener of listeners) listener(line);
   });
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await waitForListener(port, 'udp', child, () => output);
+  try {
+    await waitForListener(port, 'udp', child, () => output);
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
   return {
+    child,
     uri: `sip:127.0.0.1:${port}`,
-    played,
-    heard: async () => {
-      const files = await readdir(records);
-      const dec = files.find((f) => f.endsWith('-dec.wav'));
-      return dec ? path.join(records, dec) : undefined;
+    dir,
+    records,
+    onLine: (listener) => {
+      listeners.push(listener);
     },
-    press: (keys) => {
-      child.stdin?.write(keys);
-    },
-    // baresip prints "received event: '5' (end=0)" when a key starts and "(end=1)" when it ends.
-    receivedDtmf: () => received,
-    stop: async () => {
+    output: () => output,
+    exited,
+    remove: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
       await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function startBaresip(text: string, silenceSeconds = 20): Promise<Baresip> {
+  const speech = await mkdtemp(path.join(tmpdir(), 'baresip-speech-'));
+  const played = await speechWav(speech, text, silenceSeconds);
+  const baresip = await launchBaresip({ source: played });
+  // baresip prints "received event: '5' (end=0)" as a key starts, "(end=1)" as it ends.
+  let received = '';
+  baresip.onLine((line) => {
+    received += /received event: '([0-9*#A-D])' \(end=0\)/.exec(line)?.[1] ?? '';
+  });
+  return {
+    uri: baresip.uri,
+    played,
+    heard: async () => {
+      const files = await readdir(baresip.records);
+      const dec = files.find((f) => f.endsWith('-dec.wav'));
+      return dec ? path.join(baresip.records, dec) : undefined;
+    },
+    press: (keys) => {
+      baresip.child.stdin?.write(keys);
+    },
+    receivedDtmf: () => received,
+    stop: async () => {
+      await baresip.remove();
+      await rm(speech, { recursive: true, force: true });
     },
   };
 }

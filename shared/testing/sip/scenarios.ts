@@ -174,3 +174,37 @@ export function withKeepAlive(scenario: string): string {
     scenario.slice(end),
   ].join('');
 }
+
+/**
+ * Calls `-s <user>` at sipp's last argument (host:port), offering PCMU at `[media_port]`, ACKs the
+ * answer, then waits for the far end's BYE. With `-rtp_echo -mp <port>` sipp sends back what it
+ * hears, so the far end hears itself: a caller that needs no audio of its own.
+ */
+export function callAndWaitForByeScenario(): string {
+  const request = (method: string, extra: string[]) =>
+    [
+      `${method} sip:[service]@[remote_ip]:[remote_port] SIP/2.0`,
+      'Via: SIP/2.0/[transport] [local_ip]:[local_port];branch=[branch]',
+      'From: <sip:caller@[local_ip]:[local_port]>;tag=[pid]SIPpTag00[call_number]',
+      `To: <sip:[service]@[remote_ip]:[remote_port]>${method === 'ACK' ? '[peer_tag_param]' : ''}`,
+      'Call-ID: [call_id]',
+      `CSeq: 1 ${method}`,
+      'Contact: <sip:caller@[local_ip]:[local_port]>',
+      'Max-Forwards: 70',
+      ...extra,
+    ].join('\n');
+  const invite = request('INVITE', ['Content-Type: application/sdp', 'Content-Length: [len]', '', SDP]);
+  const ack = request('ACK', ['Content-Length: 0', '']);
+  return wrap(
+    [
+      `  <send retrans="500"><![CDATA[\n${invite}\n]]></send>`,
+      '  <recv response="100" optional="true"/>',
+      '  <recv response="180" optional="true"/>',
+      '  <recv response="183" optional="true"/>',
+      '  <recv response="200" rtd="true"/>',
+      `  <send><![CDATA[\n${ack}\n]]></send>`,
+      recv('BYE'),
+      response('200 OK'),
+    ].join('\n'),
+  );
+}
