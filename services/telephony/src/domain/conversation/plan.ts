@@ -1,10 +1,10 @@
 import type { CollectedDetail } from '@voice/shared/contracts';
-import type { BrainContext } from '../../conversation/types';
+import type { BrainContext, Expectation, SlotKind } from '../../conversation/types';
 import { type Callee, calleeOf, type Metadata, timeZoneOf } from './callee';
 import { type LocalNow, localNow } from './dates';
 import { isNameDetail } from './detail-values';
 import { agentName, openingLine } from './flows';
-import { purposeOf } from './questions';
+import { expectationFor, purposeOf } from './questions';
 
 // What the rule brain knows for the whole call, worked out once at its start.
 
@@ -60,4 +60,16 @@ export function planFor(context: BrainContext, maxOptional = DEFAULT_MAX_OPTIONA
     inferred: conversation.collects.filter(isInferred),
     maxOptional: Math.max(0, maxOptional),
   };
+}
+
+/**
+ * What the recogniser should listen for when the brain does not know the exact question (the LLM
+ * brain): the next detail still missing, required first, plus yes and no.
+ */
+export function pendingExpectation(plan: Plan, collected: Readonly<Record<string, unknown>>): Expectation {
+  const missing = plan.asked.filter((d) => !(d.name in collected));
+  const next = missing.find((d) => d.required) ?? missing[0];
+  if (!next) return { slots: ['yes_no'], phrases: [] };
+  const own = expectationFor(next);
+  return { slots: [...new Set<SlotKind>(['yes_no', ...own.slots])], phrases: own.phrases };
 }

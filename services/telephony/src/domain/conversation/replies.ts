@@ -24,3 +24,15 @@ export const ACKS = ['Got it', 'Thanks', 'Great', 'Perfect'] as const;
 
 /** The first silence: ask whether they are there, then the pending question again. */
 export const stillThere = (question: string | null): string => joinSpoken(LINES.reprompt, question);
+
+/** The question the agent asked last (the last sentence ending in "?" of its last line), for a reprompt. */
+export function lastQuestion(lines: readonly { role: 'agent' | 'user'; text: string }[]): string | null {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i]!;
+    if (line.role !== 'agent') continue;
+    const questions = line.text.match(/[^.!?]*\?/g);
+    const last = questions?.at(-1)?.trim();
+    return last ? last.slice(0, 300) : null;
+  }
+  return null;
+}
