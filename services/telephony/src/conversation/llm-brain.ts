@@ -10,7 +10,7 @@ import {
   toolDefinitions,
   toolOutcome,
 } from '../domain/conversation/llm-tools';
-import { sentimentOf, summaryOf } from '../domain/conversation/outcome';
+import { outcomeOf } from '../domain/conversation/outcome';
 import { type Plan, pendingExpectation, planFor } from '../domain/conversation/plan';
 import { LINES, lastQuestion, stillThere } from '../domain/conversation/replies';
 import { SentenceSplitter } from '../domain/conversation/sentences';
@@ -215,35 +215,22 @@ export class LlmBrainSession implements BrainSession {
   }
 
   voicemailMessage(): string {
-    return voicemailMessage(
-      this.plan.context.conversation,
-      this.plan.callee,
-      this.plan.context.source_number,
-    );
+    return voicemailMessage(this.plan);
   }
 
   async outcome(
     lines: readonly ConversationLine[],
     end: ConversationEnd | null,
   ): Promise<ConversationOutcome> {
-    const { conversation } = this.plan.context;
-    const collected = { ...this.collected };
-    const callback = collected[CALLBACK_DETAIL];
-    return {
-      collected,
-      opted_out: this.optedOut,
-      sentiment: sentimentOf(lines, { end, optedOut: this.optedOut }),
-      summary: summaryOf({
-        agent: this.plan.agent,
-        agentType: conversation.agent_type,
-        callee: recordedName(conversation.collects, collected) ?? this.plan.callee.fullName,
-        details: conversation.collects,
-        collected,
-        end,
-        callback: typeof callback === 'string' ? callback : null,
-        heard: lines.some((l) => l.role === 'user' && l.text.trim() !== ''),
-      }),
-    };
+    const callback = this.collected[CALLBACK_DETAIL];
+    return outcomeOf(this.plan, lines, end, {
+      collected: this.collected,
+      optedOut: this.optedOut,
+      callee:
+        recordedName(this.plan.context.conversation.collects, this.collected) ?? this.plan.callee.fullName,
+      callback: typeof callback === 'string' ? callback : null,
+      heard: false,
+    });
   }
 }
 

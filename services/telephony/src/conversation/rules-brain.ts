@@ -1,6 +1,6 @@
 import { type DialogueState, openDialogue, respondDialogue } from '../domain/conversation/dialogue';
 import { voicemailMessage } from '../domain/conversation/flows';
-import { sentimentOf, summaryOf } from '../domain/conversation/outcome';
+import { outcomeOf } from '../domain/conversation/outcome';
 import { DEFAULT_MAX_OPTIONAL, type Plan, planFor } from '../domain/conversation/plan';
 import type {
   Brain,
@@ -49,11 +49,7 @@ export class RulesBrainSession implements BrainSession {
   }
 
   voicemailMessage(): string {
-    return voicemailMessage(
-      this.plan.context.conversation,
-      this.plan.callee,
-      this.plan.context.source_number,
-    );
+    return voicemailMessage(this.plan);
   }
 
   async outcome(
@@ -61,23 +57,12 @@ export class RulesBrainSession implements BrainSession {
     end: ConversationEnd | null,
   ): Promise<ConversationOutcome> {
     const state = this.state;
-    const collected = { ...(state?.collected ?? {}) };
-    const optedOut = state?.optedOut ?? false;
-    const { conversation } = this.plan.context;
-    return {
-      collected,
-      opted_out: optedOut,
-      sentiment: sentimentOf(lines, { end, optedOut }),
-      summary: summaryOf({
-        agent: this.plan.agent,
-        agentType: conversation.agent_type,
-        callee: state?.learnedName ?? (state?.identity === 'confirmed' ? this.plan.callee.fullName : null),
-        details: conversation.collects,
-        collected,
-        end,
-        callback: state?.callback ?? null,
-        heard: (state?.heard ?? false) || lines.some((l) => l.role === 'user' && l.text.trim() !== ''),
-      }),
-    };
+    return outcomeOf(this.plan, lines, end, {
+      collected: state?.collected ?? {},
+      optedOut: state?.optedOut ?? false,
+      callee: state?.learnedName ?? (state?.identity === 'confirmed' ? this.plan.callee.fullName : null),
+      callback: state?.callback ?? null,
+      heard: state?.heard ?? false,
+    });
   }
 }

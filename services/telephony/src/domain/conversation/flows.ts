@@ -1,5 +1,6 @@
 import type { SipConversation } from '@voice/shared/contracts';
 import { type Callee, type Metadata, metadataValue } from './callee';
+import type { Plan } from './plan';
 import { purposeOf } from './questions';
 import { spokenDigits } from './spoken';
 import { clip, joinSpoken } from './text';
@@ -66,11 +67,9 @@ export function closingLine(endFlow: string, callee: Callee, metadata: Metadata)
  * The message left after an answering machine's beep: who calls, why (short), and the number to
  * call back on, digit by digit and twice.
  */
-export function voicemailMessage(
-  conversation: SipConversation,
-  callee: Callee,
-  sourceNumber: string,
-): string {
+export function voicemailMessage(plan: Pick<Plan, 'context' | 'callee'>): string {
+  const { conversation, source_number: sourceNumber } = plan.context;
+  const { callee } = plan;
   const hello = callee.firstName
     ? `Hi ${callee.firstName}, this is ${agentName(conversation)}`
     : `Hi, this is ${agentName(conversation)}`;

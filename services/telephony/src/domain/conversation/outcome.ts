@@ -2,6 +2,7 @@ import type { CollectedDetail } from '@voice/shared/contracts';
 import type { ConversationEnd, ConversationLine, ConversationOutcome } from '../../conversation/types';
 import { type DetailValue, readBack } from './detail-values';
 import { INTENT_PHRASES, THANKS_PHRASES } from './intents';
+import type { Plan } from './plan';
 import { clip, humanise, phraseAt, phraseTable, spokenList, withoutPhrases, words } from './text';
 
 // Sentiment and summary of a finished conversation, from what was said and how it ended. Both
@@ -122,4 +123,41 @@ export function summaryOf(facts: SummaryFacts): string {
   let third = ENDINGS[facts.end ?? 'none'];
   if (facts.end === 'call_back') third += facts.callback ? ` (${facts.callback}).` : '.';
   return clip([first, second, third].filter((s) => s !== null).join(' '), 2000);
+}
+
+/** What either brain knows of the call at its end, besides the lines. */
+export interface EndFacts {
+  collected: Readonly<Record<string, DetailValue>>;
+  optedOut: boolean;
+  /** Who the agent spoke with, when known. */
+  callee: string | null;
+  callback: string | null;
+  /** The brain heard words (the lines are looked at too). */
+  heard: boolean;
+}
+
+/** The conversation's outcome: collected values, opt-out, sentiment and summary, deterministically. */
+export function outcomeOf(
+  plan: Plan,
+  lines: readonly ConversationLine[],
+  end: ConversationEnd | null,
+  facts: EndFacts,
+): ConversationOutcome {
+  const { conversation } = plan.context;
+  const collected = { ...facts.collected };
+  return {
+    collected,
+    opted_out: facts.optedOut,
+    sentiment: sentimentOf(lines, { end, optedOut: facts.optedOut }),
+    summary: summaryOf({
+      agent: plan.agent,
+      agentType: conversation.agent_type,
+      callee: facts.callee,
+      details: conversation.collects,
+      collected,
+      end,
+      callback: facts.callback,
+      heard: facts.heard || lines.some((l) => l.role === 'user' && l.text.trim() !== ''),
+    }),
+  };
 }
