@@ -10,8 +10,10 @@ import {
 } from '../src/domain/conversation/detail-values';
 import { fillPlaceholders, openingLine } from '../src/domain/conversation/flows';
 import { ALWAYS_HEARD_PHRASES, intentOf, intentsIn } from '../src/domain/conversation/intents';
+import { ToolCallAssembler, toolOutcome } from '../src/domain/conversation/llm-tools';
 import { parseDigits, parseNumber } from '../src/domain/conversation/numbers';
 import { questionFor, toSecondPerson } from '../src/domain/conversation/questions';
+import { SentenceSplitter, speakable } from '../src/domain/conversation/sentences';
 import { spokenDigits, spokenOption } from '../src/domain/conversation/spoken';
 
 // Wednesday 4 June 2025, 15:00 UTC.
@@ -282,5 +284,41 @@ describe('what the agent says', () => {
     expect(spokenDigits('+442071234567')).toBe(
       'four four two, zero seven one, two three four, five six seven',
     );
+  });
+});
+
+describe('streamed model output', () => {
+  it('cuts sentences as they complete, not at abbreviations or decimals, and cleans them for speech', () => {
+    const splitter = new SentenceSplitter();
+    expect(splitter.push('Hi **Jordan**')).toEqual([]);
+    expect(splitter.push('! Dr. Lee costs 3.5 per')).toEqual(['Hi Jordan!']);
+    expect(splitter.push(' cent. Does that')).toEqual(['Dr. Lee costs 3.5 per cent.']);
+    expect(splitter.push(' suit you? 👍')).toEqual(['Does that suit you?']);
+    expect(splitter.flush()).toBeNull();
+    expect(speakable('## Options\n- `1_3_months`, _soon_ [see](http://x)')).toBe(
+      'Options - 1 3 months, soon see',
+    );
+  });
+
+  it('puts tool calls together from pieces, with or without an index, within bounds', () => {
+    const tools = new ToolCallAssembler();
+    tools.add({ id: 'a', name: 'record_', arguments: '{"name":' });
+    tools.add({ name: 'detail', arguments: '"budget","value":5}' });
+    tools.add({ id: 'b', name: 'end_call', arguments: '{"reason":"hung up happy"}' });
+    tools.add({ index: 7, id: 'c', name: 'record_detail', arguments: 'x'.repeat(3000) });
+    const calls = tools.calls();
+    expect(calls.map((c) => [c.name, c.overflow])).toEqual([
+      ['record_detail', false],
+      ['end_call', false],
+      ['record_detail', true],
+    ]);
+    const outcome = toolOutcome(
+      calls,
+      [{ name: 'budget', type: 'number', description: 'B.', required: true }],
+      TODAY,
+    );
+    expect(outcome.actions).toEqual([{ type: 'record_detail', name: 'budget', value: 5 }]);
+    expect(outcome.end).toBe('completed');
+    expect(outcome.rejected).toHaveLength(1);
   });
 });

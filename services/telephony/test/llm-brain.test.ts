@@ -169,7 +169,7 @@ describe('the LLM brain over a streaming chat-completions endpoint', () => {
     expect(messages[0]!.content).toContain(
       '- intent (enum, required): What the lead wants to do. Allowed values: buy ("buy")',
     );
-    expect(messages[0]!.content).toContain('Today is wednesday, june 4, 2025 (2025-06-04).');
+    expect(messages[0]!.content).toContain('Today is Wednesday, June 4, 2025 (2025-06-04).');
     expect(messages[2]!.content).toBe('yes this is jordan');
     const tools = body.tools as { function: { name: string } }[];
     expect(tools.map((t) => t.function.name)).toEqual(['record_detail', 'opt_out', 'end_call']);
@@ -335,6 +335,7 @@ describe('the LLM brain over a streaming chat-completions endpoint', () => {
     const actions = await all(brain({}, log).start(context).respond(heard('sell'), LINES));
     expect(actions[0]).toEqual({ type: 'say', text: 'Sorry, could you say that again?' });
     expect(actions.at(-1)?.type).toBe('expect');
+    expect(log.lines).toHaveLength(1);
   });
 
   it('drops tool calls that do not fit (bad JSON, unknown tool or detail, wrong value, oversized) and goes on', async () => {

@@ -122,10 +122,12 @@ export class LlmBrainSession implements BrainSession {
     const messages = chatMessages(systemPrompt(this.plan, this.collected), lines, heard);
     let saidAny = false;
     let end: ConversationEnd | null = null;
+    let failed = false;
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const result = yield* this.round(messages);
       saidAny ||= result.said;
       if (result.error !== null) {
+        failed = true;
         this.log.warn({ err: result.error, model: this.model, round }, 'llm brain: no usable answer');
         break;
       }
@@ -145,7 +147,10 @@ export class LlmBrainSession implements BrainSession {
       yield* this.end([], end, saidAny);
       return;
     }
-    if (!saidAny) yield { type: 'say', text: LINES.fallback };
+    if (!saidAny) {
+      if (!failed) this.log.warn({ model: this.model }, 'llm brain: the model said nothing');
+      yield { type: 'say', text: LINES.fallback };
+    }
     yield this.expect();
   }
 

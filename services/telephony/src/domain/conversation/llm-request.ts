@@ -4,7 +4,7 @@ import { addDays, MONTHS, WEEKDAYS } from './dates';
 import type { DetailValue } from './detail-values';
 import type { Plan } from './plan';
 import { spokenOption } from './spoken';
-import { clip } from './text';
+import { capitalise, clip } from './text';
 
 // What an LLM brain sends for one turn: the agent's prompt as the system message with a short
 // addition about this call, the conversation so far, and the tools. Bounded so that a long call
@@ -47,8 +47,8 @@ export function systemPrompt(plan: Plan, collected: Readonly<Record<string, Deta
   const { conversation } = plan.context;
   const today = plan.today;
   const date = addDays(today, 0);
-  const weekday = WEEKDAYS[today.weekday]!;
-  const month = MONTHS[today.month - 1]!;
+  const weekday = capitalise(WEEKDAYS[today.weekday]!);
+  const month = capitalise(MONTHS[today.month - 1]!);
   const metadata = conversation.metadata
     ? clip(JSON.stringify(conversation.metadata), REQUEST_LIMITS.metadata)
     : 'none';

@@ -10,9 +10,12 @@ const MAX_SENTENCE = 300;
 export function speakable(text: string): string {
   return text
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/[*_`#>~|]+/g, ' ')
+    .replace(/([\p{L}\d])_(?=[\p{L}\d])/gu, '$1 ')
+    .replace(/[*_`~]+/g, '')
+    .replace(/[#>|]+/g, ' ')
     .replace(/\p{Extended_Pictographic}/gu, '')
     .replace(/\s+/g, ' ')
+    .replace(/ ([,.!?;:])/g, '$1')
     .trim();
 }
 
