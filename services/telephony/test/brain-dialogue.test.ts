@@ -351,6 +351,21 @@ describe('the rule brain holds a conversation', () => {
     expect(ending(bye)).toEqual({ type: 'end_call', reason: 'not_interested' });
   });
 
+  it('a cough that stopped the agent gets the question again, not an apology or a lost attempt', async () => {
+    const call = new Call(context());
+    await call.open();
+    await call.turn('yes');
+    const cough = await call.turn({ type: 'utterance', text: '', confidence: 0, interrupted: true });
+    expect(speech(cough)).toBe(
+      'Could you tell me what you want to do? Would you say buy, sell, rent or invest?',
+    );
+    // Words the recogniser could not make out are a failed attempt.
+    const unclear = await call.turn({ type: 'utterance', text: '', confidence: 0, interrupted: false });
+    expect(speech(unclear)).toBe("Sorry, I didn't catch that. Would you say buy, sell, rent or invest?");
+    const answer = await call.turn('rent');
+    expect(records(answer)).toEqual({ intent: 'rent' });
+  });
+
   it('asks for the rest of a date-time heard in part', async () => {
     const call = new Call(
       context({

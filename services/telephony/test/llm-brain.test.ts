@@ -399,6 +399,25 @@ describe('the LLM brain over a streaming chat-completions endpoint', () => {
     expect(requests).toHaveLength(0);
   });
 
+  it('no words heard: the last question again after a cough, or a request to repeat, without a request', async () => {
+    const session = brain().start(context);
+    const lines: ConversationLine[] = [
+      ...LINES,
+      { role: 'agent', text: 'Great. Are you buying or' },
+      { role: 'agent', text: 'Thanks. What is your budget?' },
+    ];
+    const cough = await all(
+      session.respond({ type: 'utterance', text: '', confidence: 0, interrupted: true }, lines),
+    );
+    expect(cough[0]).toEqual({ type: 'say', text: 'What is your budget?' });
+    const unclear = await all(
+      session.respond({ type: 'utterance', text: ' ', confidence: 0, interrupted: false }, lines),
+    );
+    expect(unclear[0]).toEqual({ type: 'say', text: 'Sorry, could you say that again?' });
+    expect(unclear.at(-1)?.type).toBe('expect');
+    expect(requests).toHaveLength(0);
+  });
+
   it('opens with the start flow and leaves the voicemail without a request', async () => {
     const session = brain().start(context);
     expect((await all(session.open()))[0]).toEqual({

@@ -114,7 +114,13 @@ export class LlmBrainSession implements BrainSession {
         } else yield* this.end([LINES.silenceGoodbye], 'silence');
         return;
       case 'utterance':
-        yield* this.answer(input.text, lines);
+        if (input.text.trim() === '') {
+          // Nothing to send the model: after a cough that stopped the agent, its question again;
+          // after words the recogniser could not make out, a request to repeat them.
+          const again = input.interrupted ? lastQuestion(lines) : null;
+          yield { type: 'say', text: again ?? LINES.fallback };
+          yield this.expect();
+        } else yield* this.answer(input.text, lines);
     }
   }
 

@@ -87,6 +87,8 @@ export function respondDialogue(plan: Plan, state: DialogueState, input: BrainIn
       if (input.count <= 1) return ask(plan, state, [LINES.reprompt]);
       return finish(plan, state, [LINES.silenceGoodbye], 'silence');
     case 'utterance':
+      // No words after the callee talked over the agent (a cough, a click): the question again, as is.
+      if (input.text.trim() === '' && input.interrupted) return ask(plan, state, []);
       return utterance(plan, { ...state, heard: state.heard || input.text.trim() !== '' }, input.text);
   }
 }
