@@ -33,8 +33,10 @@ interface Progress {
 /**
  * Speech from the local engines, espeak-ng and flite (Debian, no network): the text is cut into
  * sentences (the first clause alone) synthesised one after the other, each streamed as its engine
- * produces it. Each piece is synthesised as soon as the one before is, however slowly the
- * listener takes the audio. An engine that fails hands over to the next of the plan.
+ * produces it. A piece's engine runs to its end at its own pace, however slowly the listener takes
+ * the audio (so its time bound measures the engine); the next piece starts as soon as it has, and
+ * the one after only once the listener has reached the next: synthesis stays at most one piece
+ * ahead, and a barge-in wastes little. An engine that fails hands over to the next of the plan.
  */
 export class LocalSynthesizer implements SpeechSynthesizer {
   readonly name = 'local';
