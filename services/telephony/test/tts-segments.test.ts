@@ -43,7 +43,8 @@ describe('speech segments', () => {
     const text = '\u{20000}'.repeat(150);
     const pieces = speechSegments(`${text}a`, 'ja', { firstChars: 60, maxChars: 101 });
     expect(pieces.join('')).toBe(`${text}a`);
-    for (const piece of pieces) expect(piece.isWellFormed()).toBe(true);
+    // No piece starts or ends inside a surrogate pair.
+    for (const piece of pieces) expect(piece).not.toMatch(/\p{Cs}/u);
   });
 
   it('cuts Japanese at its own full stops', () => {

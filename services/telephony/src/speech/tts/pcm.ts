@@ -20,7 +20,9 @@ export class PcmDecoder {
 }
 
 /** Every chunk of a speech stream as one array (the whole text, for callers that want it at once). */
-export async function collectSpeech(stream: AsyncIterable<Int16Array>): Promise<Int16Array> {
+export async function collectSpeech(
+  stream: AsyncIterable<Int16Array> | Iterable<Int16Array>,
+): Promise<Int16Array> {
   const chunks: Int16Array[] = [];
   let length = 0;
   for await (const chunk of stream) {
