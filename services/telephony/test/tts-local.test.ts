@@ -122,6 +122,14 @@ describe('local speech synthesis', () => {
     },
   );
 
+  it('espeak-ng streams within a sentence: audio is out while espeak-ng is still speaking it', async () => {
+    const onePiece = new LocalSynthesizer({ segments: { firstChars: 4000, maxChars: 4000 } });
+    const text = LONG.replaceAll('.', ',');
+    const { seen, seenBeforeEnd } = await readWatching(onePiece.speak(text, only('espeak-ng')));
+    expect(seenBeforeEnd).toBe(true);
+    expect([...seen!.values()]).toContain('espeak-ng');
+  });
+
   it.each(['espeak-ng', 'flite'] as const)(
     '%s makes about as much audio sentence by sentence as over the whole text at once',
     async (engine) => {

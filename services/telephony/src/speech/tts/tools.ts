@@ -51,13 +51,10 @@ const RAW_8K_OUT = ['-t', 'raw', '-e', 'signed-integer', '-b', '16', '-c', '1', 
  * keep the delay of audio arriving in real time (an HTTP answer) near 0.1 s instead of 0.6 s.
  */
 export function startResampler(input: readonly string[], signal: AbortSignal): Tool {
-  // -V1: failures only (no clipping warnings); -G: guard against clipping while resampling; -D: no
-  // dither, whose noise would make the same text sound (and compare) different each time.
-  return startTool(
-    'stdbuf',
-    ['-o0', 'sox', '--buffer', '512', '-V1', '-G', '-D', ...input, ...RAW_8K_OUT],
-    signal,
-  );
+  // -V1: failures only (not the odd clipped sample); -D: no dither, whose noise would make the same
+  // text sound (and compare) different each time. Not -G: its headroom reclaim reads the whole input
+  // before it writes anything.
+  return startTool('stdbuf', ['-o0', 'sox', '--buffer', '512', '-V1', '-D', ...input, ...RAW_8K_OUT], signal);
 }
 
 /** Samples as sox writes them, bounded: past `maxSamples` the tool is killed and this throws. */
