@@ -16,6 +16,17 @@ describe('speech segments', () => {
     ]);
   });
 
+  it('joins sentences up to a length, the small first piece alone or not', () => {
+    const text = 'Hello, this is Sam from the clinic about your visit. One. Two. Three. Four is long enough.';
+    expect(speechSegments(text, 'en', { firstChars: 40, maxChars: 240, joinChars: 20 })).toEqual([
+      'Hello,',
+      'this is Sam from the clinic about your visit.',
+      'One. Two. Three.',
+      'Four is long enough.',
+    ]);
+    expect(speechSegments(text, 'en', { firstChars: 0, maxChars: 240, joinChars: 1000 })).toEqual([text]);
+  });
+
   it('keeps a short first sentence whole', () => {
     expect(speechSegments('Hi, Sam. How are you?', 'en')).toEqual(['Hi, Sam.', 'How are you?']);
   });

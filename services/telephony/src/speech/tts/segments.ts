@@ -2,12 +2,20 @@
 // that the first audio comes quickly; none too long, so that each is bounded in time. No I/O.
 
 export interface SegmentOptions {
-  /** A longer first sentence is cut at its first clause (a comma ...) within this many characters. */
+  /** A longer first sentence is cut at its first clause (a comma ...) within this many characters (0: never). */
   firstChars: number;
-  /** No piece is longer: a longer sentence is cut at clauses, then between words. */
+  /** No sentence piece is longer: a longer sentence is cut at clauses, then between words. */
   maxChars: number;
+  /**
+   * Sentences are joined into pieces of up to this many characters (the small first piece, when
+   * there is one, stays alone; 0: one sentence a piece). For an engine that streams within a piece
+   * (espeak-ng), fewer pieces save a start of the engine and of sox each; one that does not (flite)
+   * is best a sentence at a time.
+   */
+  joinChars?: number;
 }
 
+/** A sentence a piece, the first clause of the first alone: for flite, which makes a piece whole. */
 export const DEFAULT_SEGMENTS: SegmentOptions = { firstChars: 60, maxChars: 240 };
 
 // Titles that end with a full stop inside a sentence: ICU's sentence breaker cuts after them.
@@ -43,10 +51,22 @@ export function speechSegments(
     .trim();
   const pieces = sentences(clean, language).flatMap((s) => bounded(s, options.maxChars));
   const first = pieces[0];
-  if (first !== undefined && first.length > options.firstChars) {
+  if (first !== undefined && options.firstChars > 0 && first.length > options.firstChars) {
     pieces.splice(0, 1, ...firstClause(first, options.firstChars));
   }
-  return pieces.map((p) => p.trim()).filter((p) => SPEAKABLE.test(p));
+  const speakable = pieces.map((p) => p.trim()).filter((p) => SPEAKABLE.test(p));
+  return options.joinChars ? joined(speakable, options.joinChars, options.firstChars > 0) : speakable;
+}
+
+/** Pieces joined up to `max` characters; the first one left alone when it is to be small. */
+function joined(pieces: string[], max: number, firstAlone: boolean): string[] {
+  const out: string[] = [];
+  for (const piece of pieces) {
+    const last = out.length > (firstAlone ? 1 : 0) ? out[out.length - 1] : undefined;
+    if (last !== undefined && last.length + 1 + piece.length <= max) out[out.length - 1] = `${last} ${piece}`;
+    else out.push(piece);
+  }
+  return out;
 }
 
 /** Sentences by ICU's rules for the language, joined again after a title such as "Dr.". */
