@@ -84,7 +84,7 @@ export const ConfigSchema = z.object({
   LLM_API_KEY: z.string().min(1).max(500).optional(),
   LLM_MODEL: z.string().min(1).max(100).optional(),
   /** Longest wait for a model's first token before the agent asks the callee to repeat. */
-  LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(8000),
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(4000),
   /** Speech synthesis: `local` (espeak-ng and flite) or `openai` (an OpenAI-compatible /audio/speech). */
   TTS_ENGINE: z.enum(['local', 'openai'], { error: 'must be local or openai' }).default('local'),
   /** Speech recognition: `local` (pocketsphinx, English) or `openai` (an OpenAI-compatible /audio/transcriptions). */

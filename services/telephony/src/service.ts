@@ -18,6 +18,9 @@ import { telephonyMetrics } from './app/metrics';
 import { TrunkRouter } from './app/router';
 import { startTrunkKeepAlive } from './app/trunk-health';
 import { TrunksApp } from './app/trunks';
+import type { ConversationEngines, ConversationSettings } from './conversation/engine';
+import { conversationEngines, conversationSettings } from './conversation/engines';
+import { conversationMetrics } from './conversation/metrics';
 import { callRepository } from './db/call-repository';
 import { trunkHealthRepository } from './db/trunk-health-repository';
 import { serveCalls } from './handlers/calls';
@@ -60,6 +63,8 @@ export interface TelephonyServiceOptions {
   sipTimers?: Partial<SipTimers>;
   /** 8 kHz speech for a text; default espeak-ng (flite as fallback) in the call's language. */
   speak?: (text: string, language: string) => Promise<Int16Array>;
+  /** Engines and settings of conversations instead of the configured ones (tests shorten the silence). */
+  conversation?: { engines?: Partial<ConversationEngines>; settings?: Partial<ConversationSettings> };
 }
 
 /**
@@ -146,6 +151,12 @@ export function createTelephonyService(
               path.join(config.DATA_DIR, 'recordings-in-progress'),
             ),
           speak: options.speak ?? speakLanguage,
+          conversation: {
+            engines: { ...conversationEngines(config, deps.log), ...options.conversation?.engines },
+            settings: { ...conversationSettings(config), ...options.conversation?.settings },
+            log: deps.log,
+            metrics: deps.metrics ? conversationMetrics(deps.metrics) : undefined,
+          },
           maxAdmissionWaitMs: options.maxAdmissionWaitMs ?? 600_000,
         });
         const running = ua;

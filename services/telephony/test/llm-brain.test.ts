@@ -1,8 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { loadConfig } from '@voice/shared';
 import type { CollectedDetail } from '@voice/shared/contracts';
+import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { brainConfigFromEnv, createBrain } from '../src/conversation/brain-factory';
+import { conversationEngines } from '../src/conversation/engines';
 import { type BrainLog, LlmBrain, type LlmBrainConfig } from '../src/conversation/llm-brain';
 import type { BrainAction, BrainContext, BrainInput, ConversationLine } from '../src/conversation/types';
 
@@ -438,12 +440,12 @@ describe('the LLM brain over a streaming chat-completions endpoint', () => {
 });
 
 describe('choosing a brain', () => {
-  it('runs the rule brain by default and the LLM brain when LLM_BASE_URL is set', () => {
-    const log = new Warnings();
-    expect(brainConfigFromEnv({})).toEqual({ kind: 'rules' });
-    expect(createBrain(brainConfigFromEnv({}), log).name).toBe('rules');
-    const llm = brainConfigFromEnv({ LLM_BASE_URL: baseUrl, LLM_API_KEY: API_KEY, LLM_TIMEOUT_MS: 'soon' });
-    expect(llm).toEqual({ kind: 'llm', baseUrl, apiKey: API_KEY, model: undefined, timeoutMs: 4000 });
-    expect(createBrain(llm, log).name).toBe('llm');
+  it('runs the rule brain by default, the LLM brain when CONVERSATION_BRAIN=llm, and refuses llm without its URL', () => {
+    const log = pino({ level: 'silent' });
+    expect(conversationEngines(loadConfig({}), log).brain.name).toBe('rules');
+    const config = loadConfig({ CONVERSATION_BRAIN: 'llm', LLM_BASE_URL: baseUrl, LLM_API_KEY: API_KEY });
+    expect(conversationEngines(config, log).brain.name).toBe('llm');
+    expect(() => loadConfig({ CONVERSATION_BRAIN: 'llm' })).toThrow(/LLM_BASE_URL/);
+    expect(() => loadConfig({ TTS_ENGINE: 'openai' })).toThrow(/SPEECH_BASE_URL/);
   });
 });
