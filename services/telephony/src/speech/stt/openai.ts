@@ -106,7 +106,8 @@ class TranscriptionStream implements RecognitionStream {
       });
       const body = await readBounded(response, this.options.maxResponseBytes ?? 1024 * 1024);
       if (!response.ok) {
-        throw new SpeechError(`transcription endpoint answered ${response.status}: ${errorMessage(body)}`);
+        const message = redact(errorMessage(body), this.options.apiKey);
+        throw new SpeechError(`transcription endpoint answered ${response.status}: ${message}`);
       }
       return recognitionFromResponse(JSON.parse(body));
     } catch (err) {
@@ -174,6 +175,15 @@ function errorMessage(body: string): string {
     // not JSON: the text itself
   }
   return message.replace(/\s+/g, ' ').trim().slice(0, 200) || '(no message)';
+}
+
+/** The message without the API key, should the server quote it back (whole or in part). */
+function redact(message: string, key: string | null | undefined): string {
+  if (!key || key.length < 8) return message;
+  let clean = message.split(key).join('[key]');
+  // A masked echo ("sk-abc***xyz") still shows pieces: drop any 6+ character run of the key.
+  for (let at = 0; at + 6 <= key.length; at++) clean = clean.split(key.slice(at, at + 6)).join('[key]');
+  return clean.replace(/(\[key\][^\s]*)+/g, '[key]');
 }
 
 function asSpeechError(err: unknown, signal: AbortSignal): SpeechError {
