@@ -21,6 +21,8 @@ export class Listener {
   #ready: RecognitionStream | undefined;
   #current: RecognitionStream | undefined;
   #startedAt = new Date();
+  /** Quiet frames of the utterance not yet written: only the first of them go out if it ends here. */
+  #tail: Int16Array[] = [];
 
   constructor(
     private readonly stt: SpeechRecognizer | null,
@@ -51,18 +53,20 @@ export class Listener {
   push(frame: Int16Array, atMs: number = performance.now()): HeardEvent | undefined {
     const event = this.#vad.push(frame, atMs);
     if (!event) {
-      if (this.#vad.inSpeech) this.#current?.write(frame);
+      if (this.#vad.inSpeech) this.#utter(frame);
       return undefined;
     }
     if (event.type === 'speech_start') {
       this.#startedAt = new Date(Date.now() - (atMs - event.atMs));
       this.#current = this.#ready ?? this.#open();
       this.#ready = undefined;
+      this.#tail = [];
       this.#current?.write(event.preRoll);
       return { type: 'start', atMs: event.atMs, at: this.#startedAt };
     }
     const stream = this.#current;
     this.#current = undefined;
+    for (const quiet of this.#tail.splice(0).slice(0, TAIL_KEPT_FRAMES)) stream?.write(quiet);
     if (event.dropped) {
       // A recogniser already fed the noise cannot be reused: a fresh one waits for real speech.
       stream?.cancel();
@@ -72,6 +76,20 @@ export class Listener {
     // The next utterance may follow before the agent answers: have a recogniser ready for it.
     this.#ready ??= this.#open();
     return { type: 'end', atMs: event.atMs, startedAt: this.#startedAt, text: this.#finish(stream) };
+  }
+
+  /**
+   * The end-of-utterance wait is mostly silence, often digital zero on a clean line: pocketsphinx
+   * decoding that much of it makes up words (measured: "what is this about" became "bye david
+   * here yeah um"). Quiet frames wait; speech after them sends them on; at the end, a little goes.
+   */
+  #utter(frame: Int16Array): void {
+    if (rms(frame) < QUIET_RMS) {
+      this.#tail.push(frame);
+      return;
+    }
+    for (const quiet of this.#tail.splice(0)) this.#current?.write(quiet);
+    this.#current?.write(frame);
   }
 
   close(): void {
@@ -102,4 +120,15 @@ export class Listener {
       return null;
     }
   }
+}
+
+/** Below about -44 dBFS a frame is quiet (line noise, or the digital silence of a clean line). */
+const QUIET_RMS = 200;
+/** Quiet kept after the last speech of an utterance: 200 ms, enough for a word's fading end. */
+const TAIL_KEPT_FRAMES = 10;
+
+function rms(frame: Int16Array): number {
+  let sum = 0;
+  for (const sample of frame) sum += sample * sample;
+  return Math.sqrt(sum / Math.max(1, frame.length));
 }

@@ -14,6 +14,7 @@ import {
   loadConfig,
   NatsBus,
   type SipCallProgress,
+  type SipConversation,
   type Sql,
   STREAMS,
   type Subscription,
@@ -123,7 +124,12 @@ export class DialHarness {
     return (await trunks.create(this.accountId, body)).id;
   }
 
-  dial(trunkId: string, callId: string, speech: { start_flow: string; end_flow: string }) {
+  dial(
+    trunkId: string,
+    callId: string,
+    speech: { start_flow: string; end_flow: string },
+    conversation?: SipConversation,
+  ) {
     return callRpc(
       this.bus,
       TELEPHONY.dial,
@@ -133,6 +139,7 @@ export class DialHarness {
         source_number: '+15550001111',
         destination_number: '+15550002222',
         speech: { language: 'en-US', voice: null, ...speech },
+        ...(conversation ? { conversation } : {}),
       },
       this.ctx,
     );
