@@ -84,7 +84,8 @@ describe('the grammar of a turn', () => {
     expect(defined.get('when_answer_before')).toContain('call me back');
     expect(defined.get('date')).toContain('[on] [this | next] <weekday>');
     expect(defined.get('time')).toContain('noon');
-    expect(defined.get('part')).toContain('<number_answer>');
+    expect(defined.get('answer')).toBe('<number_answer> | <when_answer>');
+    expect(defined.get('talk')).not.toContain('answer');
     expect(defined.has('digits')).toBe(false);
   });
 
@@ -96,10 +97,12 @@ describe('the grammar of a turn', () => {
       '<name_answer_before> <name> [<name_answer_after>] | <name> <name_answer_after>',
     );
     expect(anyTurn.get('name_answer_before')).toContain('my name is');
-    expect(anyTurn.get('utterance')).toBe('<part> <part>*');
+    expect(anyTurn.get('utterance')).toBe('<talk> <talk>* [<answer> <talk>*] | <answer> <talk>*');
 
     const nameTurn = rules(buildGrammar({ expect: { slots: ['name'], phrases: [] }, names }, lexicon).jsgf);
-    expect(nameTurn.get('utterance')).toBe('<part> <part>* | [<filler>] <name>');
+    expect(nameTurn.get('utterance')).toBe(
+      '<talk> <talk>* [<answer> <talk>*] | <answer> <talk>* | [<filler>] <name>',
+    );
     const heard = nameTurn.get('name')!.split(' | ');
     expect(heard.slice(0, 3)).toEqual(['jordan smith', 'jordan', 'smith']);
     expect(heard).toContain('mary');
@@ -135,6 +138,7 @@ describe('the grammar of a turn', () => {
     expect(defined.get('phrase')).toBe(
       'three bedrooms | h o a fees | lane | one thousand five hundred dollars a month',
     );
+    expect(defined.get('phrase_answer')).toBe('[<phrase_answer_before>] <phrase> [<phrase_answer_after>]');
     expect(defined.get('name')).toBe('ann');
     expect(defined.get('date')).toMatch(/^today \| tomorrow/);
     expect(defined.get('date')).not.toContain('tonight');
@@ -144,6 +148,8 @@ describe('the grammar of a turn', () => {
   it('drops a rule left without alternatives, and every alternative that needs it', () => {
     const grammar = buildGrammar({ expect: none, names: ['Quux'] }, lexicon);
     expect(grammar.jsgf).not.toContain('<name');
+    expect(grammar.jsgf).not.toContain('<answer>');
+    expect(rules(grammar.jsgf).get('utterance')).toBe('<talk> <talk>*');
     expect(grammar.unknown).toEqual(['quux']);
   });
 

@@ -1,6 +1,12 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import type { RecognitionStream } from '../src/conversation/types';
 import { decodeG711, encodeG711, FRAME_SAMPLES, type G711Codec } from '../src/media/codec';
-import { synthesize } from '../src/media/tts';
+
+const run = promisify(execFile);
 
 /** The synthetic callers: flite's slt (female) and kal (male, a diphone voice), and espeak-ng. */
 export type Caller = 'slt' | 'kal' | 'espeak';
@@ -20,15 +26,34 @@ export function telephoneSpeech(
   const key = `${caller}|${codec}|${text}`;
   let speech = cache.get(key);
   if (!speech) {
-    speech = synthesize(
-      text,
-      caller === 'espeak'
-        ? { engines: ['espeak-ng'], voice: 'en-us' }
-        : { engines: ['flite'], voice: caller },
-    ).then((pcm) => throughG711(withSilence(pcm, 300, 500), codec));
+    speech = synthesize8k(text, caller).then((pcm) => throughG711(withSilence(pcm, 300, 500), codec));
     cache.set(key, speech);
   }
   return speech;
+}
+
+/**
+ * The voice at 8 kHz, the same samples on every run: sox dithers by default when it resamples,
+ * and that +-1 bit of noise was enough to turn "june fifth" into "june fifteenth" now and then.
+ * (media/tts.ts, which the agent speaks with, leaves sox's dither on.)
+ */
+async function synthesize8k(text: string, caller: Caller): Promise<Int16Array> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'stt-voice-'));
+  try {
+    const wav = path.join(dir, 'speech.wav');
+    if (caller === 'espeak') await run('espeak-ng', ['-v', 'en-us', '-w', wav, text]);
+    else await run('flite', ['-voice', caller, '-t', text, '-o', wav]);
+    const { stdout } = await run(
+      'sox',
+      [wav, '-D', '-t', 'raw', '-e', 'signed-integer', '-b', '16', '-c', '1', '-L', '-', 'rate', '8000'],
+      { encoding: 'buffer', maxBuffer: 16 * 1024 * 1024 },
+    );
+    return new Int16Array(
+      stdout.buffer.slice(stdout.byteOffset, stdout.byteOffset + (stdout.byteLength & ~1)),
+    );
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 export function withSilence(pcm: Int16Array, beforeMs: number, afterMs: number): Int16Array {

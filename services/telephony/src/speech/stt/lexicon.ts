@@ -4,6 +4,7 @@ import type { Lexicon } from './domain/words';
 
 /** cmudict-en-us.dict is 3.6 MB; anything far larger is not a pronunciation dictionary. */
 const MAX_DICTIONARY_BYTES = 32 * 1024 * 1024;
+const LINES_PER_SLICE = 2000;
 
 /** A pocketsphinx pronunciation dictionary in memory: which words it has, and their lines. */
 export class PronunciationDictionary implements Lexicon {
@@ -21,13 +22,19 @@ export class PronunciationDictionary implements Lexicon {
       );
     }
     // "word PH ON EMES" and alternates "word(2) ...": kept whole, grouped by word, in file order.
+    // Parsed in slices, yielding between them: 126,000 entries took 130-490 ms, too long to hold
+    // the event loop of a process that paces RTP every 20 ms.
     const entries = new Map<string, string>();
-    for (const line of text.split('\n')) {
-      const match = /^([^\s(]+)(?:\(\d+\))?\s+\S/.exec(line);
-      if (!match) continue;
-      const word = match[1]!;
-      const previous = entries.get(word);
-      entries.set(word, previous === undefined ? line.trimEnd() : `${previous}\n${line.trimEnd()}`);
+    const lines = text.split('\n');
+    for (let at = 0; at < lines.length; at += LINES_PER_SLICE) {
+      for (const line of lines.slice(at, at + LINES_PER_SLICE)) {
+        const match = /^([^\s(]+)(?:\(\d+\))?\s+\S/.exec(line);
+        if (!match) continue;
+        const word = match[1]!;
+        const previous = entries.get(word);
+        entries.set(word, previous === undefined ? line.trimEnd() : `${previous}\n${line.trimEnd()}`);
+      }
+      await new Promise((resolve) => setImmediate(resolve));
     }
     if (entries.size === 0) throw new SpeechError(`pocketsphinx dictionary ${file} has no entries`);
     return new PronunciationDictionary(entries);

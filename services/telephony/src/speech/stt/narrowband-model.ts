@@ -7,7 +7,8 @@ const made = new Map<string, Promise<string>>();
 /**
  * A copy of `modelDir` (its files linked, not copied) whose feature parameters fit 8 kHz audio:
  * the model's own feat.params sets a 6.8 kHz filter bank, above the 4 kHz Nyquist limit, and
- * overrides the command line. Kept for measurement: upsampling recognised far better.
+ * overrides the command line. Kept for measurement: upsampling recognised far better. The folder
+ * (links and one small file) is made once per process and left in the temp directory.
  */
 export function narrowbandModel(modelDir: string): Promise<string> {
   let dir = made.get(modelDir);

@@ -122,10 +122,10 @@ class PocketsphinxStream implements RecognitionStream {
     this.exited = new Promise((resolve) => {
       this.markExited = resolve;
     });
-    this.lifetime = setTimeout(
-      () => this.fail(new SpeechError(`no end of utterance within ${settings.maxOpenMs} ms`)),
-      settings.maxOpenMs,
-    );
+    this.lifetime = setTimeout(() => {
+      this.fail(new SpeechError(`no end of utterance within ${settings.maxOpenMs} ms`));
+      this.dispose();
+    }, settings.maxOpenMs);
     this.lifetime.unref();
     this.ready = this.start();
     // finish() reports a failure; until it is called, an unhandled rejection would crash.
@@ -168,6 +168,7 @@ class PocketsphinxStream implements RecognitionStream {
         throw new SpeechError(`pocketsphinx: ${output.error}`);
       return { text: output.text, confidence: confidenceOf(output.text, output.words) };
     } catch (err) {
+      if (this.failure) throw this.failure;
       throw err instanceof SpeechError
         ? err
         : new SpeechError(`pocketsphinx failed: ${(err as Error).message}`);

@@ -7,6 +7,7 @@ import {
   INTENT_PHRASES,
   NAME_FRAME,
   NUMBER_FRAME,
+  PHRASE_FRAME,
   WHEN_FRAME,
 } from './vocabulary';
 import { type Lexicon, toWords } from './words';
@@ -32,15 +33,17 @@ export const MAX_PHRASES = 200;
 const TOP = 'utterance';
 
 /**
- * The grammar of one turn: an utterance is one or more parts, each an intent phrase, a filler, an
- * expected slot (with the sentences around it: "my name is <name>", "about <number> dollars",
- * "call me back <when>") or one of the turn's phrases. A loop of parts, not one sentence, so that
- * "hello yes this is jordan speaking" and answers in several pieces are heard too.
+ * The grammar of one turn: an utterance is talk (intent phrases, fillers, yes/no sentences) with
+ * at most one answer in it: an expected slot inside the sentence around it ("my name is
+ * <name>", "about <number> dollars", "call me back <when>") or one of the turn's phrases ("the
+ * <phrase> one"). Talk loops, so that "hello yes this is jordan speaking, thanks" is heard too.
  */
 export function buildGrammar(request: GrammarRequest, lexicon: Lexicon): TurnGrammar {
   const rules: Record<string, string[]> = {};
   const unknown = new Set<string>();
-  const parts: string[] = [];
+  // What people say around an answer (intents, fillers), and the answers the turn expects.
+  const talk: string[] = [];
+  const answers: string[] = [];
   const add = (name: string, alternatives: readonly string[]) => {
     rules[name] = [...new Set([...(rules[name] ?? []), ...alternatives])];
   };
@@ -50,10 +53,10 @@ export function buildGrammar(request: GrammarRequest, lexicon: Lexicon): TurnGra
 
   for (const intent of INTENTS) {
     add(`intent_${intent}`, INTENT_PHRASES[intent]);
-    parts.push(`<intent_${intent}>`);
+    talk.push(`<intent_${intent}>`);
   }
   add('filler', FILLERS);
-  parts.push('<filler>');
+  talk.push('<filler>');
 
   const slots = new Set<SlotKind>(request.expect.slots);
   const framed = (name: string, value: string, frame: Frame, bare: boolean) => {
@@ -65,7 +68,7 @@ export function buildGrammar(request: GrammarRequest, lexicon: Lexicon): TurnGra
       name,
       bare ? [`[${before}] ${value} [${after}]`] : [`${before} ${value} [${after}]`, `${value} ${after}`],
     );
-    parts.push(`<${name}>`);
+    answers.push(`<${name}>`);
   };
   const alone: string[] = [];
   const given = literalAlternatives(request.names, lexicon, unknown, true);
@@ -84,19 +87,27 @@ export function buildGrammar(request: GrammarRequest, lexicon: Lexicon): TurnGra
   if (slots.has('number')) framed('number_answer', '<number>', NUMBER_FRAME, true);
   const when = whenExpression(slots);
   if (when) framed('when_answer', when, WHEN_FRAME, true);
-  if (slots.has('digits')) parts.push('<digits>');
-  if (slots.has('yes_no')) parts.push('<yes_no>');
+  if (slots.has('digits')) answers.push('<digits>');
+  if (slots.has('yes_no')) talk.push('<yes_no>');
   const phrases = literalAlternatives(request.expect.phrases, lexicon, unknown, false);
   if (phrases.length > 0) {
     add('phrase', phrases);
-    parts.push('<phrase>');
+    framed('phrase_answer', '<phrase>', PHRASE_FRAME, true);
   }
-  add('part', parts);
+  add('talk', talk);
+  if (answers.length > 0) add('answer', answers);
   // pocketsphinx (sphinxbase jsgf.c) expands a rule at the state its caller is in and links a
   // loop back to that state: a loop first in an alternative returns to a state its sibling
   // alternatives share, and lets the decoder wander into them ("i'm amy" + a lone "jordan"). So
-  // no alternative starts with a loop: "<part> <part>*", not "<part>+".
-  add(TOP, ['<part> <part>*', ...alone]);
+  // no alternative starts with a loop: "<talk> <talk>*", not "<talk>+".
+  // One answer an utterance: as a loop of any parts, "three hundred fifty thousand" came out as
+  // three numbers "three hundred fifty", "twelve", "ten".
+  add(
+    TOP,
+    answers.length > 0
+      ? ['<talk> <talk>* [<answer> <talk>*]', '<answer> <talk>*', ...alone]
+      : ['<talk> <talk>*', ...alone],
+  );
 
   const kept = keepPronounceable(rules, lexicon, unknown);
   return { jsgf: render(kept), words: wordsOf(kept), unknown: [...unknown].sort() };

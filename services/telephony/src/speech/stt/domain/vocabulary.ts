@@ -182,6 +182,24 @@ export const NUMBER_FRAME: Frame = {
   after: ['dollars', 'or so'],
 };
 
+/** "the blue one", "probably the second option": around one of the turn's literal phrases. */
+export const PHRASE_FRAME: Frame = {
+  before: [
+    'the',
+    'a',
+    'an',
+    "it's",
+    'it is',
+    'i think',
+    "i'd say",
+    'i would say',
+    'probably',
+    'maybe',
+    'definitely',
+  ],
+  after: ['one', 'please', 'i think', 'i guess'],
+};
+
 /** "call me back next monday at ten thirty", "tomorrow is fine". */
 export const WHEN_FRAME: Frame = {
   before: [
