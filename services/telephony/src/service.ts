@@ -117,6 +117,11 @@ export function createTelephonyService(
         }),
       async () => {
         const keeper = await startInstanceKeeper({ sql: deps.sql, log: deps.log, instance, leaseMs });
+        const engines = { ...conversationEngines(config, deps.log), ...options.conversation?.engines };
+        await engines.stt.prepare?.().catch((error: unknown) => {
+          // Not fatal: calls whose language it serves fail to recognise, and say so in their records.
+          deps.log.warn({ err: error }, 'telephony: the speech recogniser could not load its dictionary');
+        });
         ua = await SipUserAgent.start({
           bindAddress: config.SIP_BIND_ADDRESS,
           port: config.SIP_PORT,
@@ -152,7 +157,7 @@ export function createTelephonyService(
             ),
           speak: options.speak ?? speakLanguage,
           conversation: {
-            engines: { ...conversationEngines(config, deps.log), ...options.conversation?.engines },
+            engines,
             settings: { ...conversationSettings(config), ...options.conversation?.settings },
             log: deps.log,
             metrics: deps.metrics ? conversationMetrics(deps.metrics) : undefined,

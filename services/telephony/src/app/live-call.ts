@@ -1,11 +1,11 @@
 import { type Logger, MAX_DTMF_DIGITS, type SipCallEnd, type SipDialRequest, type Sql } from '@voice/shared';
+import { type AgentEnd, Conversation, type ConversationDeps } from '../conversation/engine';
 import { type CallRow, callRepository, type ProgressStep } from '../db/call-repository';
 import type { TrunkRow } from '../db/trunk-rows';
 import { decideEnd, type LocalEnd } from '../domain/call-end';
 import type { RtpPortPool } from '../media';
 import { RtpSession } from '../media';
 import type { CallEnded, CallLeg, CallProgress, SipUserAgent } from '../sip';
-import { type AgentEnd, Conversation, type ConversationDeps } from '../conversation/engine';
 import type { TrunkAdmissions } from './admissions';
 import type { CallRecordings } from './call-recordings';
 import { legDetail, withRetries } from './call-support';

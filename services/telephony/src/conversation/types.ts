@@ -101,6 +101,8 @@ export interface SpeechRecognizer {
    * talking) so that slow set-up (loading a model, a connection) is off the turn's latency.
    */
   open(request: RecognitionRequest): RecognitionStream;
+  /** Loads what every utterance needs (a dictionary), at service start rather than on the first call. */
+  prepare?(): Promise<void>;
 }
 
 // ---------------------------------------------------------------------------------------------
