@@ -214,7 +214,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ]);
   }
   const hosted = [
-    config.CONVERSATION_BRAIN === 'llm' && !config.LLM_BASE_URL ? 'CONVERSATION_BRAIN: llm needs LLM_BASE_URL' : '',
+    config.CONVERSATION_BRAIN === 'llm' && !config.LLM_BASE_URL
+      ? 'CONVERSATION_BRAIN: llm needs LLM_BASE_URL'
+      : '',
     ...(['TTS_ENGINE', 'STT_ENGINE'] as const).map((key) =>
       config[key] === 'openai' && !config.SPEECH_BASE_URL && !config.LLM_BASE_URL
         ? `${key}: openai needs SPEECH_BASE_URL (or LLM_BASE_URL)`
