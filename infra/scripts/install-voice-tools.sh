@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The Debian packages the telephony tests run as real far ends and media tools: sipp (sip-tester),
 # baresip, the speech engines and sox. Installs only what is missing; needs root (or sudo) and
-# Debian's package archive. An operator needs espeak-ng (or flite) and sox on a telephony host;
-# sipp and baresip are for tests.
+# Debian's package archive. An operator needs flite, espeak-ng, sox, pocketsphinx and
+# pocketsphinx-en-us on a telephony host; sipp, baresip and chromium are for tests.
 set -euo pipefail
 
 declare -A command_of=(

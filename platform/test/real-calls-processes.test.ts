@@ -67,6 +67,8 @@ describe.runIf(infraModes().includes('nats'))('a real call across processes (NAT
       SIP_BIND_ADDRESS: telephony.SIP_BIND_ADDRESS,
       RTP_PORT_MIN: String(telephony.RTP_PORT_MIN),
       RTP_PORT_MAX: String(telephony.RTP_PORT_MAX),
+      // Announcements (the agent's two flows): this is about processes; conversations have their own tests.
+      CONVERSATIONS: 'off',
     };
     // The first gateway applies the migrations before the others start.
     const first = await spawnPlatform('gateway', env);

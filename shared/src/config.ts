@@ -75,6 +75,11 @@ export const ConfigSchema = z.object({
   /** The address a trunk must reach us at, when it is not the bound one (NAT): put in Via, Contact and SDP. */
   SIP_PUBLIC_ADDRESS: publicAddress.optional(),
   /**
+   * `on`: on a real call the agent holds a conversation (listens, understands, answers). `off`: it
+   * speaks its start_flow and end_flow and hangs up, an announcement, with nothing listened to.
+   */
+  CONVERSATIONS: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
+  /**
    * Who decides what the agent says on a real call: `rules` (local, the default: walks the agent
    * type's details, recognises intents) or `llm` (an OpenAI-compatible chat-completions endpoint at
    * LLM_BASE_URL, the agent's ai_model unless LLM_MODEL is set).

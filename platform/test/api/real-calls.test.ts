@@ -53,7 +53,11 @@ describe.each(infraModes())('real calls over a SIP trunk (%s)', (mode) => {
   const number = () => `+1415555${String(4000 + nextNumber++)}`;
 
   beforeAll(async () => {
-    t = await startTestPlatform(mode, { config: { ...telephonyConfig(), WEBHOOK_RETRY_BASE_MS: 200 } });
+    // SIP plumbing with announcements (the agent's two flows): conversations over the same path are
+    // real-conversations.test.ts's, and sipp's echo of the agent would be no one to talk to.
+    t = await startTestPlatform(mode, {
+      config: { ...telephonyConfig(), WEBHOOK_RETRY_BASE_MS: 200, CONVERSATIONS: 'off' },
+    });
     acme = await pollingAccount(t, 'Acme');
     receiver = await startWebhookReceiver();
     agentId = await createFlowsAgent(t.url, acme.key, `${receiver.url}/ok/hooks`);

@@ -156,12 +156,15 @@ export function createTelephonyService(
               path.join(config.DATA_DIR, 'recordings-in-progress'),
             ),
           speak: options.speak ?? speakLanguage,
-          conversation: {
-            engines,
-            settings: { ...conversationSettings(config), ...options.conversation?.settings },
-            log: deps.log,
-            metrics: deps.metrics ? conversationMetrics(deps.metrics) : undefined,
-          },
+          conversation:
+            config.CONVERSATIONS === 'off'
+              ? undefined
+              : {
+                  engines,
+                  settings: { ...conversationSettings(config), ...options.conversation?.settings },
+                  log: deps.log,
+                  metrics: deps.metrics ? conversationMetrics(deps.metrics) : undefined,
+                },
           maxAdmissionWaitMs: options.maxAdmissionWaitMs ?? 600_000,
         });
         const running = ua;
