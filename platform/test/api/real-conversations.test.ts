@@ -70,12 +70,15 @@ describe.each(infraModes())('real conversations through the API (%s)', (mode) =>
       const callId = await callCallee(callee);
       await callee.answered();
       // Confirms who they are, says they still intend to apply, then skips the optional questions.
-      for (const answer of ['Yes, this is Jordan.', 'Yes, I am interested.', 'None.', 'No.']) {
-        await callee.heardSpeech({ timeoutMs: 60_000 });
+      for (const answer of ['Yes.', 'Yes, I am interested.', 'None.', 'No.']) {
+        const heard = await callee.heardSpeech({ timeoutMs: 60_000 }).catch((error: Error) => error);
+        // A call the agent ended early fails below, on its record, which says why.
+        if (heard instanceof Error) break;
         await callee.say(answer);
       }
       const call = await ended(callId);
-      expect(call).toMatchObject({
+      expect(call.call_end_reason, JSON.stringify(call.transcript)).toBe('conversation_completed');
+      expect(call, JSON.stringify(call.transcript)).toMatchObject({
         status: 'completed',
         call_end_reason: 'conversation_completed',
         ended_by: 'agent',
@@ -84,7 +87,7 @@ describe.each(infraModes())('real conversations through the API (%s)', (mode) =>
         telephony: { carrier: 'sip', sip_code: 200 },
       });
       // The one required detail, from the recognised "yes".
-      expect(call.details_collection).toMatchObject({
+      expect(call.details_collection, JSON.stringify(call.transcript)).toMatchObject({
         status: 'complete',
         collected_values: { still_interested: true },
       });
@@ -95,7 +98,7 @@ describe.each(infraModes())('real conversations through the API (%s)', (mode) =>
         expect(line.confidence).toBeGreaterThan(0);
         expect(line.confidence).toBeLessThanOrEqual(1);
       }
-      expect(user.some((line) => line.content.includes('jordan'))).toBe(true);
+      expect(user.some((line) => line.content.includes('interested'))).toBe(true);
       const agentLines = call.transcript.filter((line) => line.role === 'agent');
       expect(agentLines[0]!.content).toContain('my name is Riley');
       expect(agentLines.every((line) => line.confidence === undefined)).toBe(true);

@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { infraModes } from '@voice/shared/testing';
-import { readMono, speechSpans, voicemailGreeting } from '@voice/shared/testing/sip';
+import { readMono, speechSpans, startScriptedCallee, voicemailGreeting } from '@voice/shared/testing/sip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerAfterAgent, dialCallee, TEST_SILENCE_MS } from './support/conversation';
+import { answerAfterAgent, CONVERSATION, dialCallee, TEST_SILENCE_MS } from './support/conversation';
 import { DialHarness } from './support/dial-harness';
 
 // How a conversation ends besides completing: the callee opts out, an answering machine picks up,
@@ -66,6 +67,31 @@ describe.each(infraModes())('conversations that end early (%s)', (mode) => {
       ).toBeGreaterThanOrEqual(beepEnd - 40);
     } finally {
       await call.callee.stop();
+    }
+  }, 120_000);
+
+  it('says so in the record, instead of inventing text, when the language has no recogniser here', async () => {
+    const spanish = {
+      start_flow: 'Hola, soy Riley de Acme Realty.',
+      end_flow: 'Gracias por su tiempo, adiós.',
+    };
+    const callee = await startScriptedCallee({ greeting: 'Hello?' });
+    const trunk = await h.trunk(callee.uri);
+    const callId = randomUUID();
+    try {
+      await h.dial(trunk, callId, spanish, CONVERSATION, 'es');
+      await answerAfterAgent(callee, 'Yes, I am interested.');
+      const end = (await h.ended(callId, 120_000)).at(-1)!.end!;
+      expect(end).toMatchObject({
+        status: 'completed',
+        call_end_reason: 'conversation_completed',
+        heard: [],
+      });
+      expect(end.spoken.map((line) => line.text)).toEqual([spanish.start_flow, spanish.end_flow]);
+      expect(end.conversation!.recognition_unavailable).toMatch(/language es\b/);
+      expect(end.conversation!.collected).toEqual({});
+    } finally {
+      await callee.stop();
     }
   }, 120_000);
 

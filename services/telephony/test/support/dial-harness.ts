@@ -129,6 +129,7 @@ export class DialHarness {
     callId: string,
     speech: { start_flow: string; end_flow: string },
     conversation?: SipConversation,
+    language = 'en-US',
   ) {
     return callRpc(
       this.bus,
@@ -138,7 +139,7 @@ export class DialHarness {
         trunk_id: trunkId,
         source_number: '+15550001111',
         destination_number: '+15550002222',
-        speech: { language: 'en-US', voice: null, ...speech },
+        speech: { language, voice: null, ...speech },
         ...(conversation ? { conversation } : {}),
       },
       this.ctx,
