@@ -1,3 +1,4 @@
+import { MONTHS, WEEKDAYS } from '../english-words';
 import { numberAt, TENS_WORDS, UNIT_WORDS } from './numbers';
 import { words } from './text';
 
@@ -51,29 +52,7 @@ export function addDays(today: Pick<LocalNow, 'year' | 'month' | 'day'>, days: n
   return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
 }
 
-export const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-] as const;
-export const WEEKDAYS = [
-  'sunday',
-  'monday',
-  'tuesday',
-  'wednesday',
-  'thursday',
-  'friday',
-  'saturday',
-] as const;
+export { MONTHS, WEEKDAYS };
 
 const ORDINAL_UNITS: Readonly<Record<string, number>> = {
   first: 1,

@@ -1,31 +1,11 @@
+import { NUMBER_WORDS_BELOW_20, TENS_WORDS } from '../english-words';
 import { humanise } from './text';
 
 // Numbers and keys as the agent says them: speech synthesis reads "1_3_months" badly, and a phone
 // number read as one big number is useless to the listener.
 
-const SMALL = [
-  'zero',
-  'one',
-  'two',
-  'three',
-  'four',
-  'five',
-  'six',
-  'seven',
-  'eight',
-  'nine',
-  'ten',
-  'eleven',
-  'twelve',
-  'thirteen',
-  'fourteen',
-  'fifteen',
-  'sixteen',
-  'seventeen',
-  'eighteen',
-  'nineteen',
-];
-const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
+const SMALL = NUMBER_WORDS_BELOW_20;
+const TENS = TENS_WORDS;
 
 /** A whole number from 0 to 999 in words; larger ones stay digits (speech synthesis reads those). */
 export function numberWords(n: number): string {

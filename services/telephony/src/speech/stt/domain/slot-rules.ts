@@ -1,4 +1,5 @@
 import type { SlotKind } from '../../../conversation/types';
+import { MONTHS, NUMBER_WORDS_BELOW_20, TENS_WORDS, WEEKDAYS } from '../../../domain/english-words';
 
 /**
  * JSGF rules, each a list of alternatives. An alternative is a JSGF expression of dictionary words,
@@ -7,20 +8,9 @@ import type { SlotKind } from '../../../conversation/types';
  */
 export type RuleSet = Readonly<Record<string, readonly string[]>>;
 
-const DIGITS = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
-const TEENS = [
-  'ten',
-  'eleven',
-  'twelve',
-  'thirteen',
-  'fourteen',
-  'fifteen',
-  'sixteen',
-  'seventeen',
-  'eighteen',
-  'nineteen',
-];
-const DECADES = ['twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
+const DIGITS = NUMBER_WORDS_BELOW_20.slice(1, 10);
+const TEENS = NUMBER_WORDS_BELOW_20.slice(10);
+const DECADES = TENS_WORDS.slice(2);
 const ORDINAL_UNITS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth'];
 const ORDINAL_TEENS = [
   'tenth',
@@ -33,21 +23,6 @@ const ORDINAL_TEENS = [
   'seventeenth',
   'eighteenth',
   'nineteenth',
-];
-const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
-const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
 ];
 
 // pocketsphinx turns JSGF into a finite-state graph by copying a rule at every reference: a rule

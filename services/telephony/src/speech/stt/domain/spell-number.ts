@@ -1,20 +1,11 @@
+import { NUMBER_WORDS_BELOW_20, TENS_WORDS } from '../../../domain/english-words';
+
 // Whole numbers as English words ("350000" -> "three hundred fifty thousand"), so that a phrase
 // written with digits ("3 bedrooms") can go into a grammar, whose words must be dictionary words.
 
-const ONES = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
-const TEENS = [
-  'ten',
-  'eleven',
-  'twelve',
-  'thirteen',
-  'fourteen',
-  'fifteen',
-  'sixteen',
-  'seventeen',
-  'eighteen',
-  'nineteen',
-];
-const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
+const ONES = NUMBER_WORDS_BELOW_20.slice(0, 10);
+const TEENS = NUMBER_WORDS_BELOW_20.slice(10);
+const TENS = TENS_WORDS;
 const SCALES: readonly [number, string][] = [
   [1_000_000_000, 'billion'],
   [1_000_000, 'million'],
