@@ -163,7 +163,11 @@ export async function ttsAlone(repeats: number, lines: string[]): Promise<TtsSam
       }
       const allMs = performance.now() - started;
       const pcm = new Int16Array(chunks.reduce((n, c) => n + c.length, 0));
-      chunks.reduce((at, c) => (pcm.set(c, at), at + c.length), 0);
+      let at = 0;
+      for (const c of chunks) {
+        pcm.set(c, at);
+        at += c.length;
+      }
       const loud = energyEnvelope(pcm).findIndex((rms) => rms > 300);
       out.push({
         text,
