@@ -83,7 +83,7 @@ const CONVERSATION: ConversationBenchSettings = {
   levels: list(process.env.BENCH_CONVERSATION_LEVELS ?? (QUICK ? '4' : '4,8')),
   maxP95Ms: 1500,
   spreadMs: 3000,
-  sttRepeats: QUICK ? 1 : 2,
+  sttRepeats: 1,
   ttsRepeats: QUICK ? 1 : 3,
   adminDatabaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
 };

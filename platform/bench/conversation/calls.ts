@@ -66,16 +66,21 @@ export async function dialogueCall(host: HostClient): Promise<DialogueResult> {
   const said: number[] = [];
   let failure: string | null = null;
   let end: SipCallEnd | null = null;
-  try {
+  let over = false;
+  const ended = (async () => {
     await host.dial(callId, person.uri, CONVERSATION, SPEECH);
-    const ended = host.ended(callId, 240_000);
-    let over = false;
-    ended.then(
-      () => {
-        over = true;
-      },
-      () => undefined,
-    );
+    return host.ended(callId, 240_000);
+  })();
+  let dialFailure = '';
+  ended.then(
+    () => {
+      over = true;
+    },
+    (error: unknown) => {
+      dialFailure = `; ${String(error).slice(0, 300)}`;
+    },
+  );
+  try {
     await person.answered(30_000);
     for (const answer of ANSWERS) {
       // The agent's line, then 700 ms of quiet: its turn is over.
@@ -99,7 +104,9 @@ export async function dialogueCall(host: HostClient): Promise<DialogueResult> {
       earGapsMs: await earGaps(await person.recording(), said),
     };
   } catch (error) {
-    failure ??= String(error);
+    // How the call ended tells why (the agent's silence timeout after an answer it never heard...).
+    end ??= await Promise.race([ended.catch(() => null), sleep(10_000).then(() => null)]);
+    failure ??= `${String(error).slice(0, 300)}${end ? `; the call ended: ${end.call_end_reason} (${end.status})` : dialFailure}`;
     return { callId, end, failure, answers: said.length, earGapsMs: [] };
   } finally {
     await release(person);

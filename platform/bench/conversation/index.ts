@@ -46,8 +46,9 @@ export interface CallsRun {
   calls: number;
   /** The VAD's end-of-utterance wait, ms; null: the engine's default (700). */
   hangoverMs: number | null;
-  /** Load average (1, 5, 15 min) when it started. */
+  /** Load average (1, 5, 15 min) when it started, and when it ended. */
   loadAverage: number[];
+  loadAverageEnd: number[];
   /** conversation_turn_latency_seconds, raw, ms. */
   turnMs: number[];
   /** conversation_stt_seconds (finish() to text, in the calls), ms. */
@@ -57,6 +58,8 @@ export interface CallsRun {
   /** The callee's end of speech to the agent's first sound, from baresip's recordings, ms. */
   earGapMs: number[];
   answers: number;
+  /** Details the rule brain collected, summed over the calls (five a call when every answer was understood). */
+  collected: number;
   /** Utterances the agent heard, the callee's greeting included (one per answer + 1 when none split). */
   heard: number;
   bargeIns: number;
@@ -116,6 +119,7 @@ export async function conversationRun(
 ): Promise<ConversationSection> {
   const { adminDatabaseUrl, ...shown } = settings;
   const began = performance.now();
+  const elapsed = () => `${((performance.now() - began) / 1000).toFixed(0)} s in`;
   const loadAverage = loadavg();
   log(`  load average ${loadAverage.map((l) => l.toFixed(2)).join(', ')}`);
 
@@ -159,15 +163,9 @@ export async function conversationRun(
       return result;
     };
 
-    log(`  ${settings.calls} calls one after another, ${ANSWERS.length} answers each`);
-    const sequential = await run(1, settings.calls, null);
-    const hangovers: CallsRun[] = [];
-    for (const hangover of settings.hangovers) {
-      log(`  ${settings.hangoverCalls} calls with the end-of-utterance wait at ${hangover} ms`);
-      hangovers.push(await run(1, settings.hangoverCalls, hangover));
-    }
-
-    log(`  ${settings.bargeIns} calls whose opening the callee talks over`);
+    // First: these short calls also bring the new service process to its steady state (code
+    // compiled, caches filled) before the turns and their CPU are measured.
+    log(`  ${settings.bargeIns} calls whose opening the callee talks over (${elapsed()})`);
     await waitQuiet([host.pid], 15_000);
     const bargeInLoadAverage = loadavg();
     const bargeIn: BargeInResult[] = [];
@@ -180,10 +178,20 @@ export async function conversationRun(
       );
     }
 
+    log(`  ${settings.calls} calls one after another, ${ANSWERS.length} answers each (${elapsed()})`);
+    const sequential = await run(1, settings.calls, null);
+    const hangovers: CallsRun[] = [];
+    for (const hangover of settings.hangovers) {
+      log(
+        `  ${settings.hangoverCalls} calls with the end-of-utterance wait at ${hangover} ms (${elapsed()})`,
+      );
+      hangovers.push(await run(1, settings.hangoverCalls, hangover));
+    }
+
     const concurrency: CallsRun[] = [];
     let stopped: string | null = null;
     for (const level of settings.levels) {
-      log(`  ${level} concurrent calls`);
+      log(`  ${level} concurrent calls (${elapsed()})`);
       const result = await run(level, level, null);
       concurrency.push(result);
       const p95 = summarize(result.turnMs).p95;
@@ -261,12 +269,14 @@ async function callsRun(
     calls,
     hangoverMs,
     loadAverage,
+    loadAverageEnd: loadavg(),
     turnMs: seconds(HISTOGRAMS.turn),
     sttMs: seconds(HISTOGRAMS.stt),
     ttsMs: seconds(HISTOGRAMS.tts),
     earGapMs: results.flatMap((r) => r.earGapsMs),
     answers: results.reduce((s, r) => s + r.answers, 0),
     heard: results.reduce((s, r) => s + (r.end?.heard.length ?? 0), 0),
+    collected: results.reduce((s, r) => s + Object.keys(r.end?.conversation?.collected ?? {}).length, 0),
     bargeIns: after.bargeIns - before.bargeIns,
     failures: results.flatMap((r) => (r.failure ? [r.failure] : [])),
     windowS,
@@ -281,6 +291,6 @@ function logRun(log: Log, r: CallsRun): void {
   const turn = summarize(r.turnMs);
   const ear = summarize(r.earGapMs);
   log(
-    `    ${r.windowS.toFixed(0)} s: turns ${turn.count}: p50 ${ms(turn.p50)} p95 ${ms(turn.p95)} max ${ms(turn.max)}; as the callee heard it p50 ${ms(ear.p50)} p95 ${ms(ear.p95)}; STT p50 ${ms(summarize(r.sttMs).p50)}; CPU ${((r.hostCpuS / Math.max(1, r.callSeconds)) * 100).toFixed(1)}% of a core per live call (callees ${((r.calleeCpuS / Math.max(1, r.callSeconds)) * 100).toFixed(1)}%); heard ${r.heard} utterances for ${r.answers} answers (+${r.calls} greetings); barge-ins ${r.bargeIns}; ${r.failures.length} failed${r.failures.length ? `: ${r.failures.slice(0, 2).join(' | ')}` : ''}`,
+    `    ${r.windowS.toFixed(0)} s: turns ${turn.count}: p50 ${ms(turn.p50)} p95 ${ms(turn.p95)} max ${ms(turn.max)}; as the callee heard it p50 ${ms(ear.p50)} p95 ${ms(ear.p95)}; STT p50 ${ms(summarize(r.sttMs).p50)}; CPU ${((r.hostCpuS / Math.max(1, r.callSeconds)) * 100).toFixed(1)}% of a core per live call (callees ${((r.calleeCpuS / Math.max(1, r.callSeconds)) * 100).toFixed(1)}%); heard ${r.heard} utterances for ${r.answers} answers (+${r.calls} greetings), ${r.collected} details collected; barge-ins ${r.bargeIns}; ${r.failures.length} failed${r.failures.length ? `: ${r.failures.slice(0, 2).join(' | ')}` : ''}`,
   );
 }

@@ -46,7 +46,7 @@ export function conversationLines(c: ConversationSection): string[] {
 function runRow(r: CallsRun): string {
   const turn = summarize(r.turnMs);
   const wait = r.hangoverMs === null ? `${DEFAULT_HANGOVER_MS} (default)` : `${r.hangoverMs}`;
-  return `| ${r.concurrent === 1 ? `${r.calls}, one at a time` : `${r.calls} at once`} | ${wait} | ${loads(r.loadAverage.slice(0, 1))} | ${turn.count} | ${f0(turn.p50)} | ${f0(turn.p95)} | ${f0(turn.max)} | ${p50p95(r.earGapMs)} | ${r.heard - r.calls} / ${r.answers} | ${r.bargeIns} | ${r.failures.length} |`;
+  return `| ${r.concurrent === 1 ? `${r.calls}, one at a time` : `${r.calls} at once`} | ${wait} | ${loads(r.loadAverage.slice(0, 1))} | ${turn.count} | ${f0(turn.p50)} | ${f0(turn.p95)} | ${f0(turn.max)} | ${p50p95(r.earGapMs)} | ${r.heard - r.calls} / ${r.answers} | ${r.collected} of ${r.calls * ANSWERS.length} | ${r.bargeIns} | ${r.failures.length} |`;
 }
 
 function turnTable(c: ConversationSection): string[] {
@@ -55,8 +55,8 @@ function turnTable(c: ConversationSection): string[] {
     '',
     'Utterances heard / answers said: more heard than said means an answer was split in two at a pause (the greeting, heard during screening, is left out). Barge-ins: times the callee\u2019s speech stopped the agent (conversation_barge_ins_total); none is scripted in these calls.',
     '',
-    '| calls | end-of-utterance wait ms | load (1 min) | turns | p50 ms | p95 ms | max ms | as the callee heard it p50 / p95 ms | utterances heard / answers | barge-ins | calls failed |',
-    '|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|',
+    '| calls | end-of-utterance wait ms | load (1 min) | turns | p50 ms | p95 ms | max ms | as the callee heard it p50 / p95 ms | utterances heard / answers | details collected | barge-ins | calls failed |',
+    '|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|',
     ...[c.sequential, ...c.hangovers, ...c.concurrency].map(runRow),
     ...[c.sequential, ...c.hangovers, ...c.concurrency].flatMap((r) =>
       r.failures.length ? [`\nFailed at ${r.calls} calls: ${r.failures.slice(0, 3).join('; ')}`] : [],
@@ -119,11 +119,11 @@ function concurrencyLines(c: ConversationSection): string[] {
     '',
     'Each level places its calls over a few seconds (so that their turns do not fall in step) and waits for all of them to end. CPU: the service process and its engine processes (reaped children), from /proc, over the level; per live call: divided by the calls\u2019 answered seconds summed, a share of one core. Node runs the calls on one thread; pocketsphinx, espeak-ng and sox are processes of their own and may use the other core. The callees\u2019 baresips run on the same 2 cores (their CPU is shown apart).',
     '',
-    '| calls at once | load (1, 5, 15 min) at start | turns | turn p50 ms | turn p95 ms | as heard p95 ms | CPU, service + engines (Node process alone) | per live call | CPU s per call | callees\u2019 CPU | calls failed |',
+    '| calls at once | load (1, 5, 15 min) at start; 1 min at the end | turns | turn p50 ms | turn p95 ms | as heard p95 ms | CPU, service + engines (Node process alone) | per live call | CPU s per call | callees\u2019 CPU | calls failed |',
     '|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---:|',
     ...runs.map((r) => {
       const turn = summarize(r.turnMs);
-      return `| ${r.concurrent} | ${loads(r.loadAverage)} | ${turn.count} | ${f0(turn.p50)} | ${f0(turn.p95)} | ${f0(summarize(r.earGapMs).p95)} | ${pct(r.hostCpuS / r.windowS)} of a core (${pct(r.nodeCpuS / r.windowS)}) | ${pct(r.hostCpuS / Math.max(1, r.callSeconds))} | ${f2(r.hostCpuS / r.calls)} | ${pct(r.calleeCpuS / r.windowS)} | ${r.failures.length} |`;
+      return `| ${r.concurrent} | ${loads(r.loadAverage)}; ${loads(r.loadAverageEnd.slice(0, 1))} | ${turn.count} | ${f0(turn.p50)} | ${f0(turn.p95)} | ${f0(summarize(r.earGapMs).p95)} | ${pct(r.hostCpuS / r.windowS)} of a core (${pct(r.nodeCpuS / r.windowS)}) | ${pct(r.hostCpuS / Math.max(1, r.callSeconds))} | ${f2(r.hostCpuS / r.calls)} | ${pct(r.calleeCpuS / r.windowS)} | ${r.failures.length} |`;
     }),
     ...(c.stopped ? ['', `Stopped: ${c.stopped}.`] : []),
   ];
@@ -133,8 +133,12 @@ function targetLines(c: ConversationSection): string[] {
   const turn = summarize(c.sequential.turnMs);
   const barge = summarize(c.bargeIn.filter((b) => b.latencyMs !== null).map((b) => b.latencyMs!));
   const held = [c.sequential, ...c.concurrency].filter((r) => summarize(r.turnMs).p95 <= c.settings.maxP95Ms);
-  const most = held.length ? Math.max(...held.map((r) => r.concurrent)) : 0;
-  const share = c.sequential.hostCpuS / Math.max(1, c.sequential.callSeconds);
+  const top = held.reduce<CallsRun | undefined>(
+    (best, r) => (r.concurrent > (best?.concurrent ?? 0) ? r : best),
+    undefined,
+  );
+  const most = top?.concurrent ?? 0;
+  const share = top ? top.hostCpuS / Math.max(1, top.callSeconds) : Number.NaN;
   const met = (ok: boolean) => (ok ? 'yes' : '**no**');
   return [
     '| target | measured | met |',
@@ -145,6 +149,6 @@ function targetLines(c: ConversationSection): string[] {
       return `| the same with a ${r.hangoverMs} ms wait (not the default) | p50 ${f0(t.p50)} ms, p95 ${f0(t.p95)} ms | ${met(t.p50 <= TURN_TARGET_MS)} |`;
     }),
     `| barge-in: the agent stops within ${BARGE_IN_TARGET_MS} ms of the callee\u2019s onset | p50 ${f0(barge.p50)} ms, p95 ${f0(barge.p95)} ms | ${met(barge.p95 <= BARGE_IN_TARGET_MS)}${barge.p50 <= BARGE_IN_TARGET_MS && barge.p95 > BARGE_IN_TARGET_MS ? ' (p50 yes)' : ''} |`,
-    `| concurrent conversations with turn p95 <= ${c.settings.maxP95Ms} ms, this 2-core machine as shared | up to ${most} at once held (levels run: ${[1, ...c.concurrency.map((r) => r.concurrent)].join(', ')}); by CPU, one core carries about ${f0(1 / share)} live calls (${pct(share)} of a core each, one at a time) | - |`,
+    `| concurrent conversations with turn p95 <= ${c.settings.maxP95Ms} ms, this 2-core machine as shared | up to ${most} at once held (levels run: ${[1, ...c.concurrency.map((r) => r.concurrent)].join(', ')}); by CPU, one core carries about ${f0(1 / share)} live calls (${pct(share)} of a core each at ${most} at once) | - |`,
   ];
 }
