@@ -106,7 +106,7 @@ export async function dialogueCall(host: HostClient): Promise<DialogueResult> {
   } catch (error) {
     // How the call ended tells why (the agent's silence timeout after an answer it never heard...).
     end ??= await Promise.race([ended.catch(() => null), sleep(10_000).then(() => null)]);
-    failure ??= `${String(error).slice(0, 300)}${end ? `; the call ended: ${end.call_end_reason} (${end.status})` : dialFailure}`;
+    failure ??= `${String(error).slice(0, 300)}${end ? `; the call ended: ${end.call_end_reason} (${end.status}) after hearing ${JSON.stringify(end.heard.map((h) => h.text))}` : dialFailure}`;
     return { callId, end, failure, answers: said.length, earGapsMs: [] };
   } finally {
     await release(person);

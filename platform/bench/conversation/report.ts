@@ -18,6 +18,16 @@ function p50p95(values: number[]): string {
   return `${f0(s.p50)} / ${f0(s.p95)}`;
 }
 
+/**
+ * The turns as the callee heard them. A reply heard sooner after the callee stopped than the
+ * end-of-utterance wait is impossible: baresip lost time in its recordings (a starved machine).
+ */
+function heardGaps(r: CallsRun): string {
+  const wait = r.hangoverMs ?? DEFAULT_HANGOVER_MS;
+  const impossible = r.earGapMs.filter((g) => g < wait).length;
+  return `${p50p95(r.earGapMs)}${impossible ? ` (${impossible} of ${r.earGapMs.length} impossible: under ${wait})` : ''}`;
+}
+
 /** The BENCHMARKS.md section of `pnpm bench conversation`. */
 export function conversationLines(c: ConversationSection): string[] {
   const s = c.settings;
@@ -26,7 +36,7 @@ export function conversationLines(c: ConversationSection): string[] {
     '',
     `The telephony service holds real conversations with the deployment\u2019s default engines: espeak-ng speech (LocalSynthesizer), pocketsphinx recognition with a grammar per turn (PocketsphinxRecognizer), the rule brain, answering-machine screening on, the engine\u2019s own VAD and timers. It runs in a process of its own (platform/bench/conversation/host.ts, createTelephonyService on an in-process bus and a scratch database, as the telephony tests build it), so its CPU, with that of the engine processes it starts (its reaped children, /proc cutime), is the conversations\u2019 alone. It dials scripted baresip callees on loopback (shared/testing/sip), each in its own baresip, which answer "Hello?", wait for each of the agent\u2019s lines to end (700 ms of quiet in what they hear) and answer it in flite\u2019s slt voice: the lead qualifier of the telephony tests with two optional details more, five answers and five measured turns a call (${ANSWERS.map((a) => `“${a}”`).join(', ')}). Load average when the section started: ${loads(c.loadAverage)} (2 cores, shared with other work).`,
     '',
-    `Turn latency is the service\u2019s own metric, \`conversation_turn_latency_seconds\`: from the end of the callee\u2019s speech as the engine\u2019s VAD places it (the end of the last voiced 20 ms frame) to the first RTP packet of the agent\u2019s answer; the service is handed a Metrics registry that keeps every observed value (platform/bench/conversation/raw-metrics.ts), so percentiles are of the values, not of buckets. The end-of-utterance wait (the VAD hangover) is inside it. "As the callee heard it" is the same turn read from baresip\u2019s recordings: the end of its answer in what it sent to the first sound of the agent\u2019s reply in what it heard (RMS over 300 in a 20 ms frame): it adds the service\u2019s jitter buffer (60 ms), baresip\u2019s own receive path and the quiet at the start of the synthesised line. Percentiles are nearest-rank: with few turns p95 is close to the largest.`,
+    `Turn latency is the service\u2019s own metric, \`conversation_turn_latency_seconds\`: from the end of the callee\u2019s speech as the engine\u2019s VAD places it (the end of the last voiced 20 ms frame) to the first RTP packet of the agent\u2019s answer; the service is handed a Metrics registry that keeps every observed value (platform/bench/conversation/raw-metrics.ts), so percentiles are of the values, not of buckets. The end-of-utterance wait (the VAD hangover) is inside it. "As the callee heard it" is the same turn read from baresip\u2019s recordings: the end of its answer in what it sent to the first sound of the agent\u2019s reply in what it heard (RMS over 300 in a 20 ms frame): it adds the service\u2019s jitter buffer (up to 60 ms), baresip\u2019s own receive path and the quiet at the start of the synthesised line; it is only as good as baresip\u2019s recordings, which lose time when the machine is saturated (a reply sooner than the end-of-utterance wait is flagged as impossible). Percentiles are nearest-rank: with few turns p95 is close to the largest.`,
     '',
     ...turnTable(c),
     '',
@@ -46,14 +56,14 @@ export function conversationLines(c: ConversationSection): string[] {
 function runRow(r: CallsRun): string {
   const turn = summarize(r.turnMs);
   const wait = r.hangoverMs === null ? `${DEFAULT_HANGOVER_MS} (default)` : `${r.hangoverMs}`;
-  return `| ${r.concurrent === 1 ? `${r.calls}, one at a time` : `${r.calls} at once`} | ${wait} | ${loads(r.loadAverage.slice(0, 1))} | ${turn.count} | ${f0(turn.p50)} | ${f0(turn.p95)} | ${f0(turn.max)} | ${p50p95(r.earGapMs)} | ${r.heard - r.calls} / ${r.answers} | ${r.collected} of ${r.calls * ANSWERS.length} | ${r.bargeIns} | ${r.failures.length} |`;
+  return `| ${r.concurrent === 1 ? `${r.calls}, one at a time` : `${r.calls} at once`} | ${wait} | ${loads(r.loadAverage.slice(0, 1))} | ${turn.count} | ${f0(turn.p50)} | ${f0(turn.p95)} | ${f0(turn.max)} | ${heardGaps(r)} | ${r.heard - r.calls} / ${r.answers} | ${r.collected} of ${r.calls * ANSWERS.length} | ${r.bargeIns} | ${r.failures.length} |`;
 }
 
 function turnTable(c: ConversationSection): string[] {
   return [
     '### Turn latency',
     '',
-    'Utterances heard / answers said: more heard than said means an answer was split in two at a pause (the greeting, heard during screening, is left out). Barge-ins: times the callee\u2019s speech stopped the agent (conversation_barge_ins_total); none is scripted in these calls.',
+    'The shorter end-of-utterance waits are not a setting of the engine (each call\u2019s VAD is made with the default): the service host gives every VAD the shorter wait through its own setHangover before each frame (platform/bench/conversation/host.ts), for the bench only. Utterances heard / answers said: more heard than said means an answer was split in two at a pause (the greeting, heard during screening, is left out). Details collected: what the rule brain understood of the answers (five a call). Barge-ins: times the callee\u2019s speech stopped the agent (conversation_barge_ins_total); none is scripted in these calls.',
     '',
     '| calls | end-of-utterance wait ms | load (1 min) | turns | p50 ms | p95 ms | max ms | as the callee heard it p50 / p95 ms | utterances heard / answers | details collected | barge-ins | calls failed |',
     '|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|',
@@ -103,7 +113,7 @@ function bargeInLines(c: ConversationSection): string[] {
   return [
     '### Barge-in',
     '',
-    `${c.bargeIn.length} calls, one at a time, with a long opening line: once the callee has heard the agent\u2019s first words and a pause (100 ms of quiet), it waits 0, 200, 400, 600 or 800 ms (in turn) and says "What is this about?", then hangs up 1.5 s later. From baresip\u2019s recordings, as the telephony barge-in test reads them (one time base within two 20 ms frames): the callee\u2019s speech onset in what it sent (first sample of magnitude 500 or more) to the end of the agent\u2019s speech in what it heard (spans with 120 ms of hangover that began before the onset + 500 ms). It holds the VAD\u2019s onset (three voiced frames, 60 ms), the service\u2019s jitter buffer (60 ms), the next tick, and baresip\u2019s own receive path. Load average when it started: ${loads(c.bargeInLoadAverage)}.`,
+    `${c.bargeIn.length} calls, one at a time, with a long opening line: once the callee has heard the agent\u2019s first words and a pause (100 ms of quiet), it waits 0, 200, 400, 600 or 800 ms (in turn) and says "What is this about?", then hangs up 1.5 s later. From baresip\u2019s recordings, as the telephony barge-in test reads them (one time base within two 20 ms frames): the callee\u2019s speech onset in what it sent (first sample of magnitude 500 or more) to the end of the agent\u2019s speech in what it heard (spans with 120 ms of hangover that began before the onset + 500 ms). It holds the VAD\u2019s onset (three voiced frames), the service\u2019s jitter buffer (up to 60 ms), the next tick, and baresip\u2019s own receive path; the spans are on 20 ms frames, so the values move in 20 ms steps. Load average when it started: ${loads(c.bargeInLoadAverage)}.`,
     '',
     '| interruptions | measured | p50 ms | p95 ms | max ms | cut in the call record | values ms |',
     '|---:|---:|---:|---:|---:|---:|---|',
@@ -119,11 +129,11 @@ function concurrencyLines(c: ConversationSection): string[] {
     '',
     'Each level places its calls over a few seconds (so that their turns do not fall in step) and waits for all of them to end. CPU: the service process and its engine processes (reaped children), from /proc, over the level; per live call: divided by the calls\u2019 answered seconds summed, a share of one core. Node runs the calls on one thread; pocketsphinx, espeak-ng and sox are processes of their own and may use the other core. The callees\u2019 baresips run on the same 2 cores (their CPU is shown apart).',
     '',
-    '| calls at once | load (1, 5, 15 min) at start; 1 min at the end | turns | turn p50 ms | turn p95 ms | as heard p95 ms | CPU, service + engines (Node process alone) | per live call | CPU s per call | callees\u2019 CPU | calls failed |',
-    '|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---:|',
+    '| calls at once | load (1, 5, 15 min) at start; 1 min at the end | turns | turn p50 ms | turn p95 ms | CPU, service + engines (Node process alone) | per live call | CPU s per call | callees\u2019 CPU | calls failed |',
+    '|---:|---|---:|---:|---:|---|---:|---:|---:|---:|',
     ...runs.map((r) => {
       const turn = summarize(r.turnMs);
-      return `| ${r.concurrent} | ${loads(r.loadAverage)}; ${loads(r.loadAverageEnd.slice(0, 1))} | ${turn.count} | ${f0(turn.p50)} | ${f0(turn.p95)} | ${f0(summarize(r.earGapMs).p95)} | ${pct(r.hostCpuS / r.windowS)} of a core (${pct(r.nodeCpuS / r.windowS)}) | ${pct(r.hostCpuS / Math.max(1, r.callSeconds))} | ${f2(r.hostCpuS / r.calls)} | ${pct(r.calleeCpuS / r.windowS)} | ${r.failures.length} |`;
+      return `| ${r.concurrent} | ${loads(r.loadAverage)}; ${loads(r.loadAverageEnd.slice(0, 1))} | ${turn.count} | ${f0(turn.p50)} | ${f0(turn.p95)} | ${pct(r.hostCpuS / r.windowS)} of a core (${pct(r.nodeCpuS / r.windowS)}) | ${pct(r.hostCpuS / Math.max(1, r.callSeconds))} | ${f2(r.hostCpuS / r.calls)} | ${pct(r.calleeCpuS / r.windowS)} | ${r.failures.length} |`;
     }),
     ...(c.stopped ? ['', `Stopped: ${c.stopped}.`] : []),
   ];
