@@ -1,5 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
+import type { ConversationSection } from './conversation';
+import { conversationLines } from './conversation/report';
 import { type FanoutRun, fanoutSummary } from './fanout';
 import { type RunResult, summary } from './http-load';
 import { median } from './support';
@@ -54,6 +56,7 @@ export interface Report {
       }
     >;
     telephony?: TelephonySection;
+    conversation?: ConversationSection;
   };
 }
 
@@ -249,6 +252,7 @@ export function writeReport(path: string, report: Report): void {
     out.push('');
   }
   if (sec.telephony) out.push(...telephonyLines(sec.telephony, m.cpus));
+  if (sec.conversation) out.push(...conversationLines(sec.conversation));
   const previous = existsSync(path) ? readFileSync(path, 'utf8') : '';
   const notes = previous.includes(NOTES_MARKER)
     ? previous.slice(previous.indexOf(NOTES_MARKER))

@@ -2,11 +2,14 @@
  * `pnpm bench`: the platform (embedded default and NATS topology) side by side with reference
  * servers, in interleaved rounds, and real SIP calls against sipp, written to BENCHMARKS.md. Not
  * pass/fail: targets are reported as met or not. BENCH_QUICK=1 for a short run,
- * BENCH_ONLY=get,list,post,fanout,campaign,export,telephony (or the names as arguments:
+ * BENCH_ONLY=get,list,post,fanout,campaign,export,telephony,conversation (or the names as arguments:
  * `pnpm bench telephony`) for some sections (both written to .data/bench/ instead),
  * BENCH_CPU_PROF=<dir> for CPU profiles of the platform, BENCH_NODE_FLAGS for other node flags of
  * its processes (and of the telephony bench's calling process). BENCH_TELEPHONY_CALLS=50,100 sets
- * the concurrent call counts.
+ * the concurrent call counts. The conversation section's knobs: BENCH_CONVERSATION_CALLS (calls
+ * one after another, default 2), BENCH_CONVERSATION_HANGOVERS (shorter end-of-utterance waits to
+ * run too, ms, default 400), BENCH_CONVERSATION_BARGE_INS (default 10), BENCH_CONVERSATION_LEVELS
+ * (concurrent calls, default 4,8; e.g. 4,8,16).
  * NATS_URL / DATABASE_URL (admin URL of a PostgreSQL server; a scratch database is made in it)
  * default to 127.0.0.1:4222 and postgres@127.0.0.1:5432.
  */
@@ -16,6 +19,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
+import { type ConversationBenchSettings, conversationRun } from './conversation';
 import { type FanoutRun, type FanoutTarget, fanoutRun, graphqlConnector, wsConnector } from './fanout';
 import { interleaved, type RunResult, type Target } from './http-load';
 import type { FanoutCommand, FanoutDone } from './publisher';
@@ -37,7 +41,7 @@ const QUICK = process.env.BENCH_QUICK === '1';
 const PLATFORM_SECTIONS = ['get', 'list', 'post', 'fanout', 'campaign', 'export'];
 const ONLY = process.argv.length > 2 ? process.argv.slice(2).join(',') : process.env.BENCH_ONLY;
 const SECTIONS = new Set(
-  (ONLY ?? [...PLATFORM_SECTIONS, 'telephony'].join(',')).split(',').map((s) => s.trim()),
+  (ONLY ?? [...PLATFORM_SECTIONS, 'telephony', 'conversation'].join(',')).split(',').map((s) => s.trim()),
 );
 const SETTINGS = QUICK
   ? {
@@ -69,6 +73,19 @@ const TELEPHONY: TelephonySettings = {
   rampMs: 2000,
   setupCalls: QUICK ? 50 : 200,
   rounds: 3,
+};
+const list = (value: string) => value.split(',').filter(Boolean).map(Number);
+const CONVERSATION: ConversationBenchSettings = {
+  calls: Number(process.env.BENCH_CONVERSATION_CALLS ?? (QUICK ? 1 : 2)),
+  hangovers: list(process.env.BENCH_CONVERSATION_HANGOVERS ?? (QUICK ? '' : '400')),
+  hangoverCalls: 1,
+  bargeIns: Number(process.env.BENCH_CONVERSATION_BARGE_INS ?? (QUICK ? 3 : 10)),
+  levels: list(process.env.BENCH_CONVERSATION_LEVELS ?? (QUICK ? '4' : '4,8')),
+  maxP95Ms: 1500,
+  spreadMs: 3000,
+  sttRepeats: 1,
+  ttsRepeats: QUICK ? 1 : 3,
+  adminDatabaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
 };
 const LIST_CALLS = 1000;
 const FANOUT_ACCOUNTS = 100;
@@ -106,6 +123,10 @@ async function main(): Promise<void> {
   if (SECTIONS.has('telephony')) {
     log(`telephony: real calls against sipp on loopback (${TELEPHONY.levels.join(', ')} concurrent)`);
     report.sections.telephony = await telephonyRun(TELEPHONY, logDir, log);
+  }
+  if (SECTIONS.has('conversation')) {
+    log('conversation: real conversations with the local engines against scripted baresip callees');
+    report.sections.conversation = await conversationRun(CONVERSATION, logDir, log);
   }
   if (PLATFORM_SECTIONS.some((s) => SECTIONS.has(s))) {
     const stopped = await platformSections(report, logDir);
