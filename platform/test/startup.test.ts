@@ -66,7 +66,7 @@ describe('the embedded default (no NATS_URL, no DATABASE_URL)', () => {
         'Telephony: SIMULATED carrier, no real phone calls are placed (SIM_TIME_SCALE=0.5)',
       );
       expect(proc.output()).toContain(
-        'Test numbers: ending 0001 no_answer, 0002 busy, 0003 voicemail, 0004 failed; any other number completed',
+        'Test numbers: ending 0001 no_answer, 0002 busy, 0003 voicemail, 0004 failed, 0005 completed (the callee opts out); any other number completed',
       );
       expect((await api(proc.url!, 'GET', '/v1/me', { key: chosen })).status).toBe(200);
     } finally {

@@ -101,6 +101,11 @@ export const ConfigSchema = z.object({
   STT_MODEL: z.string().min(1).max(100).default('whisper-1'),
   /** The callee saying nothing this long after the agent spoke: a reprompt, then a polite end. */
   CONVERSATION_SILENCE_MS: z.coerce.number().int().min(1000).max(120_000).default(7000),
+  /**
+   * How long the callee must be quiet for their turn to be over: shorter answers faster, longer
+   * cuts fewer people off while they think. Pauses between sentences are shorter than the default.
+   */
+  CONVERSATION_END_OF_UTTERANCE_MS: z.coerce.number().int().min(200).max(3000).default(600),
   /** Answering-machine detection before the agent speaks (`off`: every answer is a person). */
   CONVERSATION_AMD: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
   WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(1).max(3_600_000).default(5000),

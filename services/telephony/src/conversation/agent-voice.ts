@@ -85,6 +85,7 @@ export class AgentVoice {
     let carry = new Int16Array(0);
     const started = performance.now();
     let first = true;
+    let leading = true;
     try {
       for await (const chunk of this.#chunks(text, signal)) {
         if (signal.aborted) return true;
@@ -92,7 +93,18 @@ export class AgentVoice {
           first = false;
           this.observe.firstAudio?.(performance.now() - started);
         }
-        const joined = concat(carry, chunk);
+        let joined = concat(carry, chunk);
+        if (leading) {
+          // The engines begin a line with up to a quarter second of near-silence: the callee would
+          // wait for it at every turn. It goes, but for a short lead-in before the first sound.
+          const loud = firstLoudFrame(joined);
+          if (loud < 0) {
+            carry = joined.slice(Math.max(0, joined.length - LEAD_IN_SAMPLES));
+            continue;
+          }
+          joined = joined.subarray(Math.max(0, loud - LEAD_IN_SAMPLES));
+          leading = false;
+        }
         const whole = joined.length - (joined.length % FRAME_SAMPLES);
         if (whole > 0) this.#queue(progress, joined.subarray(0, whole));
         carry = joined.slice(whole);
@@ -187,6 +199,21 @@ export class AgentVoice {
     progress.line.text = kept > 0 ? `${words.slice(0, kept).join(' ')} \u2014` : '\u2014';
     progress.line.interrupted = true;
   }
+}
+
+/** Quiet kept before a line's first sound: 40 ms. */
+const LEAD_IN_SAMPLES = 2 * FRAME_SAMPLES;
+/** A 20 ms frame with an RMS below this (about -44 dBFS) is silence as far as a listener can tell. */
+const QUIET_RMS = 200;
+
+/** Where the first frame loud enough to hear begins (a frame boundary), or -1. */
+function firstLoudFrame(pcm: Int16Array): number {
+  for (let start = 0; start + FRAME_SAMPLES <= pcm.length; start += FRAME_SAMPLES) {
+    let sum = 0;
+    for (let i = start; i < start + FRAME_SAMPLES; i++) sum += pcm[i]! * pcm[i]!;
+    if (Math.sqrt(sum / FRAME_SAMPLES) >= QUIET_RMS) return start;
+  }
+  return -1;
 }
 
 function concat(a: Int16Array, b: Int16Array): Int16Array {

@@ -1,6 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger, SipCallEnd, SipConversationResult } from '@voice/shared';
-import { type AmdResult, AnsweringMachineDetector, type VoicemailBeepWaiter } from '../media/analysis';
+import {
+  type AmdResult,
+  AnsweringMachineDetector,
+  VoiceActivityDetector,
+  type VoicemailBeepWaiter,
+} from '../media/analysis';
 import { type AgentMedia, AgentVoice } from './agent-voice';
 import { flowsOnlyBrain } from './flows-brain';
 import { type HeardEvent, Listener } from './listener';
@@ -28,6 +33,8 @@ export interface ConversationSettings {
   silenceMs: number;
   /** Answering-machine detection before the agent speaks. */
   amd: boolean;
+  /** Quiet that ends the callee's utterance (the voice activity detector's hangover). */
+  endOfUtteranceMs: number;
 }
 
 export interface ConversationDeps {
@@ -109,6 +116,7 @@ export class Conversation {
       supported ? engines.stt : null,
       { language, names: namesOf(context) },
       { recognised: (ms) => metrics?.recognised(engines.stt.name, ms), failed: failed('stt') },
+      new VoiceActivityDetector({ hangoverMs: deps.settings.endOfUtteranceMs }),
     );
   }
 

@@ -35,5 +35,9 @@ export function conversationEngines(config: Config, log: Logger): ConversationEn
 }
 
 export function conversationSettings(config: Config): ConversationSettings {
-  return { silenceMs: config.CONVERSATION_SILENCE_MS, amd: config.CONVERSATION_AMD === 'on' };
+  return {
+    silenceMs: config.CONVERSATION_SILENCE_MS,
+    amd: config.CONVERSATION_AMD === 'on',
+    endOfUtteranceMs: config.CONVERSATION_END_OF_UTTERANCE_MS,
+  };
 }
