@@ -58,10 +58,21 @@ export interface BaresipProcess {
  * 8 kHz mono WAV) as its aufile source, and its menu reading commands on stdin.
  */
 export async function launchBaresip(options: { source: string; user?: string }): Promise<BaresipProcess> {
+  // baresip also binds TCP on its port and TLS on the port above it; another test process can take
+  // either between the probe and the bind, so a start that lost that race is tried on a fresh port.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await launchOn(await freeUdpAndTcpPort(), options);
+    } catch (error) {
+      if (attempt >= 5 || !/Address already in use/.test(String(error))) throw error;
+    }
+  }
+}
+
+async function launchOn(port: number, options: { source: string; user?: string }): Promise<BaresipProcess> {
   const dir = await mkdtemp(path.join(tmpdir(), 'baresip-'));
   const records = path.join(dir, 'rec');
   await mkdir(records);
-  const port = await freeUdpAndTcpPort();
   const config = [
     `sip_listen 127.0.0.1:${port}`,
     'audio_player aubridge,x',
