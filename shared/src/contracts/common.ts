@@ -38,11 +38,30 @@ export function queryInt(number: z.ZodNumber, fallback: number) {
     .prefault(fallback);
 }
 
+/** Longest cursor accepted: a list's sort key and a page number, encoded (see shared/src/db/paging.ts). */
+export const CURSOR_MAX_LENGTH = 512;
+
+/**
+ * Lists with more rows than this answer an estimated `total` (`total_exact: false`): counting
+ * every row of a long history on each page is what made deep histories slow.
+ */
+export const EXACT_TOTAL_MAX = 10_000;
+
 export const PageQuery = z.object({
-  page: queryInt(z.number().int().min(1).max(PAGE_MAX), 1).describe('Page number, from 1'),
+  page: queryInt(z.number().int().min(1).max(PAGE_MAX), 1).describe(
+    'Page number, from 1. Ignored when `cursor` is given: the cursor knows which page it leads to',
+  ),
   page_size: queryInt(z.number().int().min(1).max(PAGE_SIZE_MAX), PAGE_SIZE_DEFAULT).describe(
     `Items per page (at most ${PAGE_SIZE_MAX})`,
   ),
+  cursor: z
+    .string()
+    .min(1)
+    .max(CURSOR_MAX_LENGTH)
+    .optional()
+    .describe(
+      'Opaque: the `next_cursor` of the page before. Continues the list right after that page at the same cost however deep it is; use it with the same filters',
+    ),
 });
 export type PageQuery = z.infer<typeof PageQuery>;
 
@@ -51,9 +70,18 @@ export function Page<T extends z.ZodType>(item: T) {
     items: z.array(item).describe('The items of this page, in list order'),
     page: z.number().int().describe('This page\u2019s number, from 1'),
     page_size: z.number().int().describe('Items per page, as asked for'),
-    total: z.number().int().describe('Items in the whole list'),
-    total_pages: z.number().int().describe('Pages in the whole list at this page size'),
+    total: z
+      .number()
+      .int()
+      .describe(
+        `Items in the whole list: exact up to ${EXACT_TOTAL_MAX.toLocaleString('en-US')}, an estimate above (see total_exact)`,
+      ),
+    total_exact: z
+      .boolean()
+      .describe('Whether `total` was counted (true) or estimated (false, long lists only)'),
+    total_pages: z.number().int().describe('Pages in the whole list at this page size (from `total`)'),
     has_more: z.boolean().describe('Whether a later page has items'),
+    next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page'),
   });
 }
 export interface PageOf<T> {
@@ -61,19 +89,37 @@ export interface PageOf<T> {
   page: number;
   page_size: number;
   total: number;
+  total_exact: boolean;
   total_pages: number;
   has_more: boolean;
+  next_cursor: string | null;
 }
 
-export function toPage<T>(items: T[], total: number, query: PageQuery): PageOf<T> {
+/** How much of the list a page read: its total, and the cursor past its last item when more follow. */
+export interface PageExtent {
+  total: number;
+  totalExact: boolean;
+  /** This page's number: the query's, or the one its cursor led to. */
+  page: number;
+  /** Null when nothing follows this page. */
+  nextCursor: string | null;
+}
+
+export function toPage<T>(items: T[], extent: PageExtent, query: Pick<PageQuery, 'page_size'>): PageOf<T> {
+  // An estimate can fall short of what was really read: never report fewer pages than exist so far.
+  const total = extent.totalExact
+    ? extent.total
+    : Math.max(extent.total, (extent.page - 1) * query.page_size + items.length);
   const totalPages = Math.ceil(total / query.page_size);
   return {
     items,
-    page: query.page,
+    page: extent.page,
     page_size: query.page_size,
     total,
+    total_exact: extent.totalExact,
     total_pages: totalPages,
-    has_more: query.page < totalPages,
+    has_more: extent.nextCursor !== null,
+    next_cursor: extent.nextCursor,
   };
 }
 

@@ -1,12 +1,125 @@
+import type postgres from 'postgres';
+import { EXACT_TOTAL_MAX, type PageExtent, type PageQuery } from '../contracts/common';
+import { AppError } from '../errors';
+import type { Sql } from './connect';
+
+type Db = Sql | postgres.TransactionSql;
+/** A piece of SQL built with the tagged template (`db\`...\``), embedded in another. */
+export type SqlFragment = postgres.PendingQuery<postgres.Row[]>;
+
 /**
- * The total behind a page whose rows carry the window count (`count(*) OVER () AS total`). A page
- * past the last one has no rows to carry it, so only then is the total counted on its own.
+ * One value of a list's sort key as a cursor carries it. Timestamps travel as PostgreSQL's own
+ * text (`created_at::text`), never as a JavaScript Date: a Date keeps milliseconds only, and a
+ * key rounded down would repeat or skip rows that share the millisecond.
  */
-export async function pageTotal(
-  rows: readonly { total: number }[],
-  countAll: () => PromiseLike<readonly { n: number }[]>,
-): Promise<number> {
-  if (rows.length > 0) return rows[0]!.total;
-  const [row] = await countAll();
-  return row?.n ?? 0;
+export type CursorValue = string | number;
+
+/** Where a page starts: after a cursor's key (keyset), or at an offset (page numbers). */
+export interface PageStart {
+  page: number;
+  /** The sort key of the last item before this page; undefined when paging by number. */
+  after: CursorValue[] | undefined;
+  /** Rows to skip: 0 after a cursor. */
+  offset: number;
+  /** Rows to read: one more than the page, to learn whether another follows without counting. */
+  limit: number;
+}
+
+const badCursor = () =>
+  AppError.validation([
+    {
+      loc: ['query', 'cursor'],
+      msg: 'Not a cursor of this list: pass a next_cursor as it was given',
+      type: 'invalid_cursor',
+    },
+  ]);
+
+/** Opaque to clients: base64url of `[page, ...key]`. */
+export function encodeCursor(page: number, key: readonly CursorValue[]): string {
+  return Buffer.from(JSON.stringify([page, ...key])).toString('base64url');
+}
+
+/**
+ * Reads a cursor made by `encodeCursor` for a sort key of these value kinds; anything else (edited,
+ * from another list, garbage) is a 422 on `cursor`, never a query built from it.
+ */
+export function decodeCursor(
+  cursor: string,
+  kinds: readonly ('string' | 'number')[],
+): { page: number; key: CursorValue[] } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw badCursor();
+  }
+  if (!Array.isArray(parsed) || parsed.length !== kinds.length + 1) throw badCursor();
+  const [page, ...key] = parsed as unknown[];
+  if (typeof page !== 'number' || !Number.isSafeInteger(page) || page < 2) throw badCursor();
+  key.forEach((value, i) => {
+    if (typeof value !== kinds[i]) throw badCursor();
+    if (typeof value === 'string' && value.length > 200) throw badCursor();
+    if (typeof value === 'number' && !Number.isFinite(value)) throw badCursor();
+  });
+  return { page, key: key as CursorValue[] };
+}
+
+/** Where the page asked for starts, for a list sorted by a key of these value kinds. */
+export function pageStart(query: PageQuery, kinds: readonly ('string' | 'number')[]): PageStart {
+  const limit = query.page_size + 1;
+  if (query.cursor === undefined)
+    return { page: query.page, after: undefined, offset: (query.page - 1) * query.page_size, limit };
+  const { page, key } = decodeCursor(query.cursor, kinds);
+  return { page, after: key, offset: 0, limit };
+}
+
+/**
+ * Trims the extra row `pageStart` asked for and makes the cursor past the page's last item.
+ * `keyOf` answers a row's sort key in the order and kinds the list decodes.
+ */
+export function pageEnd<R>(
+  rows: readonly R[],
+  start: PageStart,
+  pageSize: number,
+  keyOf: (row: R) => CursorValue[],
+): { rows: R[]; nextCursor: string | null } {
+  const page = rows.slice(0, pageSize);
+  const more = rows.length > pageSize && page.length > 0;
+  return {
+    rows: page,
+    nextCursor: more ? encodeCursor(start.page + 1, keyOf(page[page.length - 1]!)) : null,
+  };
+}
+
+/**
+ * The total of a list whose rows are `from` (`schema.table WHERE ...`): counted while it is at
+ * most EXACT_TOTAL_MAX (the count stops reading there), else the planner's estimate. Either way
+ * the work is bounded whatever the history's length.
+ */
+export async function listTotal(db: Db, from: SqlFragment): Promise<{ total: number; totalExact: boolean }> {
+  const [counted] = await db<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM (SELECT 1 FROM ${from} LIMIT ${EXACT_TOTAL_MAX + 1}) capped`;
+  const n = counted?.n ?? 0;
+  if (n <= EXACT_TOTAL_MAX) return { total: n, totalExact: true };
+  const [plan] = await db<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }[]>`
+    EXPLAIN (FORMAT JSON) SELECT 1 FROM ${from}`;
+  const estimate = Math.round(plan?.['QUERY PLAN'][0].Plan['Plan Rows'] ?? 0);
+  return { total: Math.max(estimate, n), totalExact: false };
+}
+
+/**
+ * A page's extent without counting when the page itself shows the whole list (a first page that
+ * is not full); otherwise `listTotal`.
+ */
+export async function pageExtent(
+  db: Db,
+  from: SqlFragment,
+  start: PageStart,
+  page: { rows: readonly unknown[]; nextCursor: string | null },
+): Promise<PageExtent> {
+  if (start.page === 1 && page.nextCursor === null) {
+    return { total: page.rows.length, totalExact: true, page: 1, nextCursor: null };
+  }
+  const { total, totalExact } = await listTotal(db, from);
+  return { total, totalExact, page: start.page, nextCursor: page.nextCursor };
 }
