@@ -32,7 +32,8 @@ import {
   ListContactsQuery,
   StartCampaignRequest,
 } from './campaign';
-import { E164, Page, PageQuery, Uuid } from './common';
+import { AccountLoad, MaxConcurrentCalls } from './account';
+import { DateTime, E164, Page, PageQuery, Uuid } from './common';
 import { AgentType, AgentTypesRequest, AiModel, Industry, Language, Voice } from './discovery';
 import { rpc } from './rpc-contract';
 import {
@@ -153,6 +154,18 @@ export const CALL = {
   /** Internal, unscoped: only the gateway calls these, after verifying a signed recording link. */
   recordingInfo: rpc('call.recording_info', z.object({ call_id: Uuid }), RecordingInfo),
   recordingChunk: rpc('call.recording_chunk', RecordingChunkRequest, RecordingChunk),
+  /**
+   * Internal, unscoped: the gateway's admin routes set an account's concurrent-call limit (its
+   * effective number, plan default resolved). Idempotent; `changed_at` orders pushes, so an older
+   * one arriving late changes nothing (`applied: false`).
+   */
+  setAccountLimit: rpc(
+    'call.set_account_limit',
+    z.object({ account_id: Uuid, max_concurrent_calls: MaxConcurrentCalls, changed_at: DateTime }),
+    z.object({ account_id: Uuid, max_concurrent_calls: z.number().int(), applied: z.boolean() }),
+  ),
+  /** Account-scoped: the account's limit and its calls dialed and waiting now (GET /v1/me). */
+  accountLoad: rpc('call.account_load', Empty, AccountLoad),
 } as const;
 
 const CampaignIdRequest = z.object({ campaign_id: Uuid });

@@ -1,4 +1,5 @@
 import { CALL, requireAccount, type ServiceDeps, type Subscription, serveRpc } from '@voice/shared';
+import type { AccountLimitsApp } from '../app/account-limits';
 import type { CallExport } from '../app/call-export';
 import type { CallsApp } from '../app/calls';
 import type { RecordingsApp } from '../app/recordings';
@@ -9,6 +10,7 @@ export function serveCalls(
   calls: CallsApp,
   exports: CallExport,
   recordings: RecordingsApp,
+  limits: AccountLimitsApp,
 ): Subscription[] {
   const options = { queue: 'call', log: deps.log };
   return [
@@ -33,5 +35,8 @@ export function serveCalls(
       ({ call_id, offset, length }) => recordings.chunk(call_id, offset, length),
       options,
     ),
+    // Internal and unscoped, like the recording subjects: only the gateway's admin routes send it.
+    serveRpc(deps.bus, CALL.setAccountLimit, (request) => limits.set(request), options),
+    serveRpc(deps.bus, CALL.accountLoad, (_request, ctx) => limits.load(requireAccount(ctx)), options),
   ];
 }
