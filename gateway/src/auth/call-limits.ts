@@ -5,8 +5,9 @@ import { effectiveCallLimit } from './account-store';
 
 /** How often accounts whose limit the call service has not confirmed are looked for. */
 const SYNC_EVERY_MS = 30_000;
-/** After a failed push, the next try comes sooner: this, doubling up to SYNC_EVERY_MS. */
+/** After a failed push, the next try comes sooner: this, doubling up to RETRY_MAX_MS. */
 const RETRY_FIRST_MS = 1_000;
+const RETRY_MAX_MS = 5_000;
 /** A push the call service does not answer in this long is tried again later. */
 const PUSH_TIMEOUT_MS = 5_000;
 /** Accounts pushed per look (the rest on the next). */
@@ -15,7 +16,10 @@ const BATCH = 100;
 interface LimitRow {
   plan: Plan;
   max_concurrent_calls: number | null;
-  /** As PostgreSQL prints it: compared as it is (a JS Date would drop microseconds). */
+  /**
+   * As PostgreSQL prints it, compared as text: a JS Date, or a parameter postgres.js sends as a
+   * timestamp (through a Date), would drop the microseconds and never match.
+   */
   changed_text: string;
   changed_at: Date;
 }
@@ -59,7 +63,7 @@ export class CallLimitSync {
       // Only the change that was pushed: one made meanwhile stays to be pushed.
       await this.sql`
         UPDATE gateway.accounts SET call_limit_synced = true
-        WHERE id = ${accountId} AND call_limit_changed_at = ${row.changed_text}::timestamptz`;
+        WHERE id = ${accountId} AND call_limit_changed_at::text = ${row.changed_text}`;
       return true;
     } catch (error) {
       this.log.warn(
@@ -91,10 +95,10 @@ export class CallLimitSync {
     }, delayMs);
   }
 
-  /** After a failure: the next look in retryMs (doubling), unless one is due sooner. */
+  /** After a failure: the next look in retryMs (doubling up to RETRY_MAX_MS). */
   private soon(): void {
     this.next(this.retryMs);
-    this.retryMs = Math.min(SYNC_EVERY_MS, this.retryMs * 2);
+    this.retryMs = Math.min(RETRY_MAX_MS, this.retryMs * 2);
   }
 
   private async syncPending(): Promise<void> {
