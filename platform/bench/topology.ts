@@ -28,6 +28,8 @@ export interface BenchEnv {
   dataDir: string;
   /** The platform's own log level (its default unless BENCH_LOG_LEVEL says otherwise). */
   logLevel: string | undefined;
+  /** CALL_DIALS_PER_SECOND (the platform's default unless set). */
+  callDialsPerSecond?: string | undefined;
 }
 
 function platformEnv(env: BenchEnv): Record<string, string | undefined> {
@@ -36,6 +38,7 @@ function platformEnv(env: BenchEnv): Record<string, string | undefined> {
     RECORDING_URL_SECRET: env.recordingSecret,
     SIM_TIME_SCALE: env.simTimeScale,
     LOG_LEVEL: env.logLevel,
+    CALL_DIALS_PER_SECOND: env.callDialsPerSecond,
     PORT: '0',
     // Every bench client (1,000 fan-out subscribers among them) comes from this one address, as
     // from a proxy in front: the per-address connection cap would refuse most of them.
@@ -102,8 +105,9 @@ export async function startNatsTopology(env: BenchEnv, databaseUrl: string): Pro
   // Services log "started" at info; at a quieter level their readiness shows as an absence of
   // failure, so wait on the gateway's banner (it needs the database migrated by then anyway).
   const serviceReady = env.logLevel && env.logLevel !== 'info' ? /./ : /"msg":"started"/;
+  // The telephony service routes every call at placement (the simulated carrier, no trunk).
   const services = await Promise.all(
-    ['agent', 'call', 'campaign', 'webhook'].map((role) => start(role, serviceReady)),
+    ['agent', 'call', 'campaign', 'webhook', 'telephony'].map((role) => start(role, serviceReady)),
   );
   const gateway = await start('gateway', /running at (http:\/\/\S+)/);
   const url = /running at (http:\/\/\S+)/.exec(gateway.output())![1]!;

@@ -44,6 +44,10 @@ function integer(value: string | undefined, flag: string): number | undefined {
   return Number(value);
 }
 
+function rateLimit(value: string | undefined): Record<string, number> {
+  return value ? { rate_limit_per_minute: integer(value, 'rate-limit')! } : {};
+}
+
 /** --max-calls: a number, or `default` for the plan's (update only). */
 function maxCalls(value: string | undefined, allowDefault: boolean): Record<string, number | null> {
   if (value === undefined) return {};
@@ -59,17 +63,13 @@ async function run(client: AdminClient, words: string[], values: Values): Promis
       return client.request('POST', '/admin/accounts', {
         name: need(values.name, 'name'),
         plan: values.plan ?? 'free',
-        ...(values['rate-limit']
-          ? { rate_limit_per_minute: integer(values['rate-limit'], 'rate-limit') }
-          : {}),
+        ...rateLimit(values['rate-limit']),
         ...maxCalls(values['max-calls'], false),
       });
     case 'accounts update':
       return client.request('PATCH', `/admin/accounts/${encodeURIComponent(need(id, 'account_id'))}`, {
         ...(values.plan ? { plan: values.plan } : {}),
-        ...(values['rate-limit']
-          ? { rate_limit_per_minute: integer(values['rate-limit'], 'rate-limit') }
-          : {}),
+        ...rateLimit(values['rate-limit']),
         ...maxCalls(values['max-calls'], true),
       });
     case 'accounts list':

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, type TestAccount } from '../support/accounts';
 import { startTestPlatform, type TestPlatform } from '../support/harness';
 import { api, type Envelope, type ErrorEnvelope } from '../support/http';
-import { completingNumbers, createAgent, FROM } from './campaigns-support';
+import { campaignApi, completingNumbers, createAgent, FROM } from './campaigns-support';
 import { mostAtOnce, untilNoLiveCalls } from './account-limits-support';
 
 interface Load {
@@ -136,6 +136,14 @@ describe.each(infraModes())('account concurrency and fair dialing (%s)', (mode) 
       load = await me(acme.key);
     }
     expect(load.max_concurrent_calls).toBe(2);
+    // The same over GraphQL.
+    const graphql = await api<{ data: { me: { calls: Record<string, number> } } }>(t.url, 'POST', '/graphql', {
+      key: acme.key,
+      body: { query: '{ me { calls { maxConcurrentCalls activeCalls waitingCalls } } }' },
+    });
+    expect(graphql.status, graphql.text).toBe(200);
+    expect(graphql.body.data.me.calls).toMatchObject({ maxConcurrentCalls: 2 });
+    expect(graphql.body.data.me.calls.activeCalls).toBeLessThanOrEqual(2);
     const waiting = await sql<{ id: string; status: string }[]>`
       SELECT id, status FROM call.calls WHERE id = ANY(${ids}::uuid[]) AND dialed_at IS NULL`;
     expect(waiting.length).toBeGreaterThanOrEqual(1);
@@ -152,6 +160,36 @@ describe.each(infraModes())('account concurrency and fair dialing (%s)', (mode) 
     expect(mostAtOnce(calls.filter((c) => c.dialed_at < raisedAt))).toBeLessThanOrEqual(2);
     expect(mostAtOnce(calls)).toBeGreaterThan(2);
     expect(await me(acme.key)).toEqual({ max_concurrent_calls: 6, active_calls: 0, waiting_calls: 0 });
+  });
+
+  it('holds a campaign to both caps: its own and its account’s; calls over the account’s wait and complete', async () => {
+    const acme = await createAccount(t, { name: 'Campaigner', maxConcurrentCalls: 2 });
+    const agentId = await createAgent(t.url, acme.key);
+    const campaigns = campaignApi(t.url, acme.key);
+    const numbers = completingNumbers(10, '+1415554');
+    const created = await campaigns.create({
+      name: 'Two caps',
+      agent_id: agentId,
+      phone_number: FROM,
+      max_concurrent_calls: 5,
+      contacts: numbers.map((phone, i) => ({ phone, name: `Contact ${i}` })),
+    });
+    // Up to five in flight for the campaign, but only two dialed: three wait in initializing.
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const load = await me(acme.key);
+      expect(load.active_calls).toBeLessThanOrEqual(2);
+      if (load.active_calls === 2 && load.waiting_calls >= 1) break;
+      expect(Date.now(), JSON.stringify(load)).toBeLessThan(deadline);
+    }
+    const done = await campaigns.waitFor(created.id, (c) => c.status === 'completed', 120_000);
+    expect(done.counts).toMatchObject({ total: 10, completed: 10, failed: 0 });
+    const calls = await sql<{ dialed_at: Date; ended_at: Date; started_at: Date }[]>`
+      SELECT dialed_at, ended_at, started_at FROM call.calls WHERE campaign_id = ${created.id}`;
+    expect(calls).toHaveLength(10);
+    expect(mostAtOnce(calls)).toBeLessThanOrEqual(2);
+    // Placed (in flight for the campaign) at once: never more than its own cap.
+    expect(mostAtOnce(calls.map((c) => ({ dialed_at: c.started_at, ended_at: c.ended_at })))).toBeLessThanOrEqual(5);
   });
 
   it('deals dials round-robin between accounts: another account’s call placed behind a burst is dialed before the burst drains', async () => {
