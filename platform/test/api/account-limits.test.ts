@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Account, Call } from '@voice/shared';
 import { infraModes } from '@voice/shared/testing';
 import postgres from 'postgres';
@@ -13,6 +14,9 @@ interface Load {
   active_calls: number;
   waiting_calls: number;
 }
+
+/** An account polled often: its rate limit is not what the test is about. */
+const POLLING = { plan: 'enterprise', rateLimitPerMinute: 100_000 };
 
 /** Calls dialed by this instance per second: a burst of a few hundred waits seconds for its turn. */
 const DIALS_PER_SECOND = 20;
@@ -121,7 +125,7 @@ describe.each(infraModes())('account concurrency and fair dialing (%s)', (mode) 
   });
 
   it('holds calls over the limit in initializing, dials them as slots free, shows the load on /v1/me; a raised limit applies at once', async () => {
-    const acme = await createAccount(t, { name: 'Capped', maxConcurrentCalls: 2 });
+    const acme = await createAccount(t, { ...POLLING, name: 'Capped', maxConcurrentCalls: 2 });
     const agentId = await createAgent(t.url, acme.key);
     expect(await me(acme.key)).toEqual({ max_concurrent_calls: 2, active_calls: 0, waiting_calls: 0 });
     const ids: string[] = [];
@@ -133,6 +137,7 @@ describe.each(infraModes())('account concurrency and fair dialing (%s)', (mode) 
     while (!(load.active_calls === 2 && load.waiting_calls >= 1)) {
       expect(Date.now(), JSON.stringify(load)).toBeLessThan(deadline);
       expect(load.active_calls).toBeLessThanOrEqual(2);
+      await delay(20);
       load = await me(acme.key);
     }
     expect(load.max_concurrent_calls).toBe(2);
@@ -163,7 +168,7 @@ describe.each(infraModes())('account concurrency and fair dialing (%s)', (mode) 
   });
 
   it('holds a campaign to both caps: its own and its account’s; calls over the account’s wait and complete', async () => {
-    const acme = await createAccount(t, { name: 'Campaigner', maxConcurrentCalls: 2 });
+    const acme = await createAccount(t, { ...POLLING, name: 'Campaigner', maxConcurrentCalls: 2 });
     const agentId = await createAgent(t.url, acme.key);
     const campaigns = campaignApi(t.url, acme.key);
     const numbers = completingNumbers(10, '+1415554');
@@ -181,6 +186,7 @@ describe.each(infraModes())('account concurrency and fair dialing (%s)', (mode) 
       expect(load.active_calls).toBeLessThanOrEqual(2);
       if (load.active_calls === 2 && load.waiting_calls >= 1) break;
       expect(Date.now(), JSON.stringify(load)).toBeLessThan(deadline);
+      await delay(20);
     }
     const done = await campaigns.waitFor(created.id, (c) => c.status === 'completed', 120_000);
     expect(done.counts).toMatchObject({ total: 10, completed: 10, failed: 0 });

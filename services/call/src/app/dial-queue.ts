@@ -112,15 +112,17 @@ export class DialQueue {
    * A call of an account with nothing waiting is dialed at once when a token is free, in a batch
    * of its own beside the one in flight, instead of waiting for the next batch (up to
    * BATCH_GAP_MS plus the batch in flight): tokens accrue between batches, so another account's
-   * backlog leaves some for it. The rate holds (it spends a token like any dial), and an account
-   * gets one such call in flight at a time; the rest of its calls take their turns.
+   * backlog leaves some for it. The rate holds (it spends a token like any dial); the rest of the
+   * account's calls take their turns.
    */
   private express(row: CallRow): boolean {
     const account = row.account_id;
     const line = this.lines.get(account);
     // Never ahead of the account's own calls: none waiting, none in the batch in flight.
     if (line && (line.size > 0 || line.allowance < 1)) return false;
-    if (this.expressing.has(account) || this.batchAccounts.has(account)) return false;
+    // One such call in flight at a time: at most two dial transactions per instance, however many
+    // accounts trickle calls in.
+    if (this.expressing.size > 0 || this.batchAccounts.has(account)) return false;
     this.refill();
     if (this.tokens < 1) return false;
     this.tokens -= 1;
