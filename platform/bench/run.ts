@@ -140,7 +140,9 @@ async function main(): Promise<void> {
     report.sections.conversation = await conversationRun(CONVERSATION, logDir, log);
   }
   if (SECTIONS.has('fairness')) {
-    log(`fairness: one account bursts ${FAIRNESS.burst} calls while ${FAIRNESS.steadyAccounts} others place one a second`);
+    log(
+      `fairness: one account bursts ${FAIRNESS.burst} calls while ${FAIRNESS.steadyAccounts} others place one a second`,
+    );
     report.sections.fairness = await fairnessRun(
       FAIRNESS,
       {

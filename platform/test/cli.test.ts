@@ -44,7 +44,16 @@ describe('operator CLI (pnpm voice)', () => {
 
   it('sets an account’s concurrent-call limit at creation and changes it, back to the plan’s default too', async () => {
     const json = async (...args: string[]) => JSON.parse((await voice(...args, '--json')).stdout);
-    const account = await json('accounts', 'create', '--name', 'Calls Co', '--plan', 'pro', '--max-calls', '5');
+    const account = await json(
+      'accounts',
+      'create',
+      '--name',
+      'Calls Co',
+      '--plan',
+      'pro',
+      '--max-calls',
+      '5',
+    );
     expect(account).toMatchObject({ plan: 'pro', max_concurrent_calls: 5 });
     expect(await json('accounts', 'update', account.id, '--max-calls', '40')).toMatchObject({
       max_concurrent_calls: 40,
@@ -53,7 +62,17 @@ describe('operator CLI (pnpm voice)', () => {
       max_concurrent_calls: 20,
     });
     expect(
-      await json('accounts', 'update', account.id, '--plan', 'enterprise', '--rate-limit', '900', '--max-calls', '500'),
+      await json(
+        'accounts',
+        'update',
+        account.id,
+        '--plan',
+        'enterprise',
+        '--rate-limit',
+        '900',
+        '--max-calls',
+        '500',
+      ),
     ).toMatchObject({ plan: 'enterprise', rate_limit_per_minute: 900, max_concurrent_calls: 500 });
     expect(await json('accounts', 'get', account.id)).toMatchObject({ max_concurrent_calls: 500 });
     await expect(voice('accounts', 'update', account.id, '--max-calls', '0')).rejects.toMatchObject({

@@ -1,4 +1,4 @@
-import { type Plan, PLAN_RATE_LIMITS, type UpdateAccountBody, type ValidationIssue } from '@voice/shared';
+import { PLAN_RATE_LIMITS, type Plan, type UpdateAccountBody, type ValidationIssue } from '@voice/shared';
 
 /** The settings of an account a PATCH may change, as stored (NULL: the plan's default). */
 export interface AccountSettings {
@@ -42,6 +42,7 @@ export function applyAccountChange(
     }
     rate = null;
   }
-  const max = change.max_concurrent_calls === undefined ? current.max_concurrent_calls : change.max_concurrent_calls;
+  const max =
+    change.max_concurrent_calls === undefined ? current.max_concurrent_calls : change.max_concurrent_calls;
   return { ok: true, settings: { plan, rate_limit_per_minute: rate, max_concurrent_calls: max } };
 }

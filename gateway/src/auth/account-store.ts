@@ -121,7 +121,6 @@ export class AccountStore {
 
   constructor(private readonly sql: Sql) {}
 
-
   async createAccount(input: CreateAccountBody & { isDevelopment?: boolean }): Promise<Account> {
     const [row] = await this.sql<AccountRow[]>`
       INSERT INTO gateway.accounts (id, name, plan, rate_limit_per_minute, max_concurrent_calls, is_development)

@@ -115,7 +115,10 @@ export class CallLimitSync {
       this.retryMs = RETRY_FIRST_MS;
       this.next(SYNC_EVERY_MS);
     } catch (error) {
-      this.log.warn({ err: error }, 'could not look for accounts whose concurrent-call limit is not delivered');
+      this.log.warn(
+        { err: error },
+        'could not look for accounts whose concurrent-call limit is not delivered',
+      );
       this.soon();
     }
   }

@@ -82,10 +82,15 @@ async function tenant(url: string, adminToken: string, name: string, body: Recor
     key: adminToken,
     body: { name, ...body },
   });
-  const key = await api<{ data: { key: string } }>(url, 'POST', `/admin/accounts/${account.data.id}/api-keys`, {
-    key: adminToken,
-    body: { name: 'bench' },
-  });
+  const key = await api<{ data: { key: string } }>(
+    url,
+    'POST',
+    `/admin/accounts/${account.data.id}/api-keys`,
+    {
+      key: adminToken,
+      body: { name: 'bench' },
+    },
+  );
   const agent = await api<{ data: { id: string } }>(url, 'POST', '/v1/agents', {
     key: key.data.key,
     body: { name: 'Riley', start_flow: 'Hi, this is Riley from Acme.', end_flow: 'Thanks, goodbye.' },
@@ -144,7 +149,12 @@ async function untilNothingLive(sql: postgres.Sql, accountIds: string[], timeout
   }
 }
 
-async function oneRun(platform: Platform, env: BenchEnv, settings: FairnessSettings, log: Log): Promise<FairnessRun> {
+async function oneRun(
+  platform: Platform,
+  env: BenchEnv,
+  settings: FairnessSettings,
+  log: Log,
+): Promise<FairnessRun> {
   const url = platform.url;
   const a = await tenant(url, env.adminToken, 'Fairness A', {
     plan: 'enterprise',
@@ -154,7 +164,9 @@ async function oneRun(platform: Platform, env: BenchEnv, settings: FairnessSetti
   });
   const others: Tenant[] = [];
   for (let i = 0; i < settings.steadyAccounts; i++) {
-    others.push(await tenant(url, env.adminToken, `Fairness ${String.fromCharCode(66 + i)}`, { plan: 'pro' }));
+    others.push(
+      await tenant(url, env.adminToken, `Fairness ${String.fromCharCode(66 + i)}`, { plan: 'pro' }),
+    );
   }
   const sql = postgres(platform.databaseUrl, { max: 2, onnotice: () => {} });
   try {
@@ -170,12 +182,20 @@ async function oneRun(platform: Platform, env: BenchEnv, settings: FairnessSetti
       return placed.map((p) => (at.get(p.id) ?? Number.NaN) - p.sentAt);
     };
 
-    log(`  ${platform.name}: ${settings.steadyAccounts} accounts, one call a second each, A idle (${settings.idleSeconds} s)`);
+    log(
+      `  ${platform.name}: ${settings.steadyAccounts} accounts, one call a second each, A idle (${settings.idleSeconds} s)`,
+    );
     const idleEnd = now() + settings.idleSeconds * 1000;
     const idlePlaced = await steady(url, others, () => now() >= idleEnd);
-    await untilNothingLive(sql, others.map((o) => o.accountId), 60_000);
+    await untilNothingLive(
+      sql,
+      others.map((o) => o.accountId),
+      60_000,
+    );
 
-    log(`  ${platform.name}: A posts ${settings.burst} calls over ${settings.burstConnections} connections, the others go on`);
+    log(
+      `  ${platform.name}: A posts ${settings.burst} calls over ${settings.burstConnections} connections, the others go on`,
+    );
     let aPlaced = 0;
     let aDone = false;
     let postsAnsweredAt = Number.POSITIVE_INFINITY;

@@ -5,7 +5,8 @@ const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : 'n/a');
 const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a');
 const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : 'n/a');
 const met = (ok: boolean) => (ok ? 'yes' : '**no**');
-const row = (label: string, s: LatencySummary) => `| ${label} | ${s.calls} | ${ms(s.p50)} | ${ms(s.p99)} | ${ms(s.max)} |`;
+const row = (label: string, s: LatencySummary) =>
+  `| ${label} | ${s.calls} | ${ms(s.p50)} | ${ms(s.p99)} | ${ms(s.max)} |`;
 
 /** BENCHMARKS.md's fairness section. */
 export function fairnessLines(section: FairnessSection): string[] {

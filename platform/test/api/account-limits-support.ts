@@ -24,7 +24,11 @@ export function mostAtOnce(calls: readonly { dialed_at: Date | null; ended_at: D
 }
 
 /** Waits until none of the account's calls is live (read from the call schema). */
-export async function untilNoLiveCalls(sql: postgres.Sql, accountId: string, timeoutMs = 120_000): Promise<void> {
+export async function untilNoLiveCalls(
+  sql: postgres.Sql,
+  accountId: string,
+  timeoutMs = 120_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const [row] = await sql<{ n: number }[]>`

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, type TestAccount } from '../support/accounts';
 import { startTestPlatform, type TestPlatform } from '../support/harness';
 import { api, type Envelope, type ErrorEnvelope } from '../support/http';
-import { campaignApi, completingNumbers, createAgent, FROM } from './campaigns-support';
 import { mostAtOnce, untilNoLiveCalls } from './account-limits-support';
+import { campaignApi, completingNumbers, createAgent, FROM } from './campaigns-support';
 
 interface Load {
   max_concurrent_calls: number;
@@ -60,10 +60,18 @@ describe.each(infraModes())('account concurrency and fair dialing (%s)', (mode) 
   };
 
   it('sets, changes and resets an account’s max_concurrent_calls; refuses bad values (422) and unknown accounts (404)', async () => {
-    const created = await admin('POST', '/admin/accounts', { name: 'Limits', plan: 'free', max_concurrent_calls: 7 });
+    const created = await admin('POST', '/admin/accounts', {
+      name: 'Limits',
+      plan: 'free',
+      max_concurrent_calls: 7,
+    });
     expect(created.status, created.text).toBe(201);
     const id = created.body.data.id;
-    expect(created.body.data).toMatchObject({ plan: 'free', rate_limit_per_minute: 60, max_concurrent_calls: 7 });
+    expect(created.body.data).toMatchObject({
+      plan: 'free',
+      rate_limit_per_minute: 60,
+      max_concurrent_calls: 7,
+    });
     expect(await enforced(id)).toBe(7);
     const plain = await admin('POST', '/admin/accounts', { name: 'Plain', plan: 'pro' });
     expect(plain.body.data.max_concurrent_calls).toBe(20);
@@ -116,11 +124,16 @@ describe.each(infraModes())('account concurrency and fair dialing (%s)', (mode) 
       max_concurrent_calls: 10_000,
     });
     expect(
-      (await admin('PATCH', '/admin/accounts/00000000-0000-4000-8000-000000000000', { max_concurrent_calls: 3 }))
-        .status,
+      (
+        await admin('PATCH', '/admin/accounts/00000000-0000-4000-8000-000000000000', {
+          max_concurrent_calls: 3,
+        })
+      ).status,
     ).toBe(404);
     expect((await admin('PATCH', '/admin/accounts/not-an-id', { max_concurrent_calls: 3 })).status).toBe(422);
-    const anonymous = await api(t.url, 'PATCH', `/admin/accounts/${id}`, { body: { max_concurrent_calls: 3 } });
+    const anonymous = await api(t.url, 'PATCH', `/admin/accounts/${id}`, {
+      body: { max_concurrent_calls: 3 },
+    });
     expect(anonymous.status).toBe(401);
   });
 
@@ -142,10 +155,15 @@ describe.each(infraModes())('account concurrency and fair dialing (%s)', (mode) 
     }
     expect(load.max_concurrent_calls).toBe(2);
     // The same over GraphQL.
-    const graphql = await api<{ data: { me: { calls: Record<string, number> } } }>(t.url, 'POST', '/graphql', {
-      key: acme.key,
-      body: { query: '{ me { calls { maxConcurrentCalls activeCalls waitingCalls } } }' },
-    });
+    const graphql = await api<{ data: { me: { calls: Record<string, number> } } }>(
+      t.url,
+      'POST',
+      '/graphql',
+      {
+        key: acme.key,
+        body: { query: '{ me { calls { maxConcurrentCalls activeCalls waitingCalls } } }' },
+      },
+    );
     expect(graphql.status, graphql.text).toBe(200);
     expect(graphql.body.data.me.calls).toMatchObject({ maxConcurrentCalls: 2 });
     expect(graphql.body.data.me.calls.activeCalls).toBeLessThanOrEqual(2);
@@ -195,7 +213,9 @@ describe.each(infraModes())('account concurrency and fair dialing (%s)', (mode) 
     expect(calls).toHaveLength(10);
     expect(mostAtOnce(calls)).toBeLessThanOrEqual(2);
     // Placed (in flight for the campaign) at once: never more than its own cap.
-    expect(mostAtOnce(calls.map((c) => ({ dialed_at: c.started_at, ended_at: c.ended_at })))).toBeLessThanOrEqual(5);
+    expect(
+      mostAtOnce(calls.map((c) => ({ dialed_at: c.started_at, ended_at: c.ended_at }))),
+    ).toBeLessThanOrEqual(5);
   });
 
   it('deals dials round-robin between accounts: another account’s call placed behind a burst is dialed before the burst drains', async () => {

@@ -98,9 +98,13 @@ describe.each(infraModes())('dialing within accounts’ concurrent-call limits (
     batch.push(otherCalls[2]!);
     const marks = await dial('one', batch);
     const ids = (rows: CallRow[]) => rows.map((r) => r.id).sort();
-    expect(marks.dialed.map((d) => d.id).sort()).toEqual(ids([...acmeCalls.slice(0, 3), ...otherCalls.slice(0, 2)]));
+    expect(marks.dialed.map((d) => d.id).sort()).toEqual(
+      ids([...acmeCalls.slice(0, 3), ...otherCalls.slice(0, 2)]),
+    );
     expect(marks.held.sort()).toEqual(ids([...acmeCalls.slice(3), otherCalls[2]!]));
-    expect(marks.accounts.sort((a, b) => (a.account_id === acme ? -1 : 1) - (b.account_id === acme ? -1 : 1))).toEqual([
+    expect(
+      marks.accounts.sort((a, b) => (a.account_id === acme ? -1 : 1) - (b.account_id === acme ? -1 : 1)),
+    ).toEqual([
       { account_id: acme, limit: 3, known: true, free: 0 },
       // No limit stored for it: the fallback, and the caller is told so.
       { account_id: other, limit: FALLBACK, known: false, free: 0 },
@@ -133,7 +137,9 @@ describe.each(infraModes())('dialing within accounts’ concurrent-call limits (
     const acme = randomUUID();
     await accountLimitRepository.set(sql, acme, LIMIT, new Date());
     const owners = ['a', 'b', 'c', 'd'];
-    const queues = new Map(owners.map((owner) => [owner, Array.from({ length: 30 }, () => call(acme, owner))]));
+    const queues = new Map(
+      owners.map((owner) => [owner, Array.from({ length: 30 }, () => call(acme, owner))]),
+    );
     await callRepository.placeAll(sql, [...queues.values()].flat());
     let dialing = owners.length;
     // The carrier: ends dialed calls a few milliseconds after their dial, at random.

@@ -44,7 +44,12 @@ describe('dealTurns: round-robin of dial tokens between accounts', () => {
         const { take, next } = dealTurns(lines, start, budget);
         const room = lines.map((l) => Math.min(l.waiting, l.allowance));
         const dealt = take.reduce((a, b) => a + b, 0);
-        expect(dealt).toBe(Math.min(budget, room.reduce((a, b) => a + b, 0)));
+        expect(dealt).toBe(
+          Math.min(
+            budget,
+            room.reduce((a, b) => a + b, 0),
+          ),
+        );
         take.forEach((n, i) => {
           expect(n).toBeGreaterThanOrEqual(0);
           expect(n).toBeLessThanOrEqual(room[i]!);

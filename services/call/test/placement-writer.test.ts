@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { createLogger, createSql, eventEnvelope, migrate, type Sql, type TransactionSql } from '@voice/shared';
+import {
+  createLogger,
+  createSql,
+  eventEnvelope,
+  migrate,
+  type Sql,
+  type TransactionSql,
+} from '@voice/shared';
 import { createTestDatabase, infraModes, type TestDatabase } from '@voice/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountLimitRepository } from '../src/db/account-limit-repository';

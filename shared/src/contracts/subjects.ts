@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AccountLoad, MaxConcurrentCalls } from './account';
 import {
   Agent,
   AgentPrompt,
@@ -32,7 +33,6 @@ import {
   ListContactsQuery,
   StartCampaignRequest,
 } from './campaign';
-import { AccountLoad, MaxConcurrentCalls } from './account';
 import { DateTime, E164, Page, PageQuery, Uuid } from './common';
 import { AgentType, AgentTypesRequest, AiModel, Industry, Language, Voice } from './discovery';
 import { rpc } from './rpc-contract';

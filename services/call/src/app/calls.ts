@@ -38,7 +38,7 @@ import type { PromptStore } from '../db/prompt-store';
 import { TransitionWriter } from '../db/transition-writer';
 import { isFinal } from '../domain/lifecycle';
 import { recordTransitionEvents, statusEvent, transitionEvents } from './call-events';
-import { DialQueue, type DialOutcome } from './dial-queue';
+import { type DialOutcome, DialQueue } from './dial-queue';
 import { type CallMetrics, callMetrics } from './metrics';
 import { transitionFor } from './transitions';
 

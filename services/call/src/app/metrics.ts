@@ -67,12 +67,21 @@ export function callMetrics(metrics: Metrics, gauges: CallGauges): CallMetrics {
     (g) => g.set(gauges.heldAccounts()),
   );
   const perAccount = (name: string, help: string, counts: () => Map<string, number>) =>
-    metrics.gauge(name, `${help} (the ${TOP_ACCOUNTS} busiest accounts on this instance)`, ['account_id'], (g) => {
-      g.reset();
-      for (const [account, n] of busiest(counts())) g.set({ account_id: account }, n);
-    });
+    metrics.gauge(
+      name,
+      `${help} (the ${TOP_ACCOUNTS} busiest accounts on this instance)`,
+      ['account_id'],
+      (g) => {
+        g.reset();
+        for (const [account, n] of busiest(counts())) g.set({ account_id: account }, n);
+      },
+    );
   perAccount('calls_account_live', 'Calls this instance drives now, by account', gauges.liveByAccount);
-  perAccount('calls_account_waiting', 'Calls waiting in this instance’s dial queue, by account', gauges.waitingByAccount);
+  perAccount(
+    'calls_account_waiting',
+    'Calls waiting in this instance’s dial queue, by account',
+    gauges.waitingByAccount,
+  );
   return {
     transitioned: (status) => transitions.inc({ status }),
     resumed: () => resumed.inc(),

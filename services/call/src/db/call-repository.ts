@@ -221,7 +221,13 @@ export const callRepository = {
     for (const row of rows) {
       if (row.kind === 'dialed') marks.dialed.push({ id: row.id!, dialed_at: row.dialed_at! });
       else if (row.kind === 'held') marks.held.push(row.id!);
-      else marks.accounts.push({ account_id: row.account_id, limit: row.cap!, known: row.known!, free: row.free! });
+      else
+        marks.accounts.push({
+          account_id: row.account_id,
+          limit: row.cap!,
+          known: row.known!,
+          free: row.free!,
+        });
     }
     return marks;
   },
