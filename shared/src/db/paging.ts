@@ -14,6 +14,56 @@ export type SqlFragment = postgres.PendingQuery<postgres.Row[]>;
  */
 export type CursorValue = string | number;
 
+/**
+ * What one value of a sort key must be for a cursor to be read: `integer` a safe integer (compare
+ * it as bigint), `uuid` and `timestamp` strings whose form is checked too (a timestamp as
+ * `timestamptz::text` writes it), so an edited cursor is a 422 on `cursor` rather than a value
+ * PostgreSQL refuses to cast.
+ */
+export type CursorKind = 'string' | 'number' | 'integer' | 'uuid' | 'timestamp';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** `2026-11-26 18:30:19.123456+00` (the zone may carry minutes, and seconds, as `+05:30`). */
+const PG_TIMESTAMPTZ = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}$/;
+
+/** Whether `text` is a timestamptz as PostgreSQL writes it, naming a day the calendar has. */
+function isTimestampText(text: string): boolean {
+  const match = PG_TIMESTAMPTZ.exec(text);
+  if (!match) return false;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return (
+    year >= 1 &&
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day &&
+    hour < 24 &&
+    minute < 60 &&
+    second < 60
+  );
+}
+
+function fitsKind(value: unknown, kind: CursorKind): boolean {
+  switch (kind) {
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'integer':
+      return Number.isSafeInteger(value);
+    case 'string':
+      return typeof value === 'string' && value.length <= 200;
+    case 'uuid':
+      return typeof value === 'string' && UUID.test(value);
+    case 'timestamp':
+      return typeof value === 'string' && isTimestampText(value);
+  }
+}
+
 /** Where a page starts: after a cursor's key (keyset), or at an offset (page numbers). */
 export interface PageStart {
   page: number;
@@ -45,7 +95,7 @@ export function encodeCursor(page: number, key: readonly CursorValue[]): string 
  */
 export function decodeCursor(
   cursor: string,
-  kinds: readonly ('string' | 'number')[],
+  kinds: readonly CursorKind[],
 ): { page: number; key: CursorValue[] } {
   let parsed: unknown;
   try {
@@ -57,15 +107,13 @@ export function decodeCursor(
   const [page, ...key] = parsed as unknown[];
   if (typeof page !== 'number' || !Number.isSafeInteger(page) || page < 2) throw badCursor();
   key.forEach((value, i) => {
-    if (typeof value !== kinds[i]) throw badCursor();
-    if (typeof value === 'string' && value.length > 200) throw badCursor();
-    if (typeof value === 'number' && !Number.isFinite(value)) throw badCursor();
+    if (!fitsKind(value, kinds[i]!)) throw badCursor();
   });
   return { page, key: key as CursorValue[] };
 }
 
 /** Where the page asked for starts, for a list sorted by a key of these value kinds. */
-export function pageStart(query: PageQuery, kinds: readonly ('string' | 'number')[]): PageStart {
+export function pageStart(query: PageQuery, kinds: readonly CursorKind[]): PageStart {
   const limit = query.page_size + 1;
   if (query.cursor === undefined)
     return { page: query.page, after: undefined, offset: (query.page - 1) * query.page_size, limit };

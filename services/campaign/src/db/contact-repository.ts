@@ -1,13 +1,13 @@
 import {
   type CallOutcome,
   type ContactState,
-  type PageQuery,
-  pageTotal,
+  type PageStart,
+  pageEnd,
   type Sql,
   type TransactionSql,
 } from '@voice/shared';
 import type { ClassifiedContact } from '../domain/contacts';
-import type { CampaignRow, ContactRowDb } from './campaign-rows';
+import { type CampaignRow, CONTACT_COLUMNS, type ContactRowDb, type ContactView } from './campaign-rows';
 
 type Db = Sql | TransactionSql;
 
@@ -153,10 +153,12 @@ export const contactRepository = {
       WHERE campaign_id = ${campaignId} AND position = ${position}`;
   },
 
-  async cancelPending(tx: TransactionSql, campaignId: string): Promise<void> {
-    await tx`
+  /** Cancels the contacts not dialed yet; answers how many. */
+  async cancelPending(tx: TransactionSql, campaignId: string): Promise<number> {
+    const cancelled = await tx`
       UPDATE campaign.contacts SET state = 'cancelled', next_attempt_at = NULL, updated_at = now()
       WHERE campaign_id = ${campaignId} AND state = 'pending'`;
+    return cancelled.count;
   },
 
   /**
@@ -177,20 +179,23 @@ export const contactRepository = {
       RETURNING k.*, c.account_id, c.agent_id, c.phone_number AS source_number`;
   },
 
+  /**
+   * A page of a campaign's contacts in position order, from `start` (pageStart with one number,
+   * the position: keyset after a cursor, offset for a page number), reading the columns the
+   * public form needs only. Served by the primary key, or contacts_state_idx with a state.
+   */
   async page(
     db: Db,
     campaignId: string,
     state: ContactState | undefined,
-    page: PageQuery,
-  ): Promise<{ rows: ContactRowDb[]; total: number }> {
-    const where = db`campaign_id = ${campaignId} ${state ? db`AND state = ${state}` : db``}`;
-    const rows = await db<(ContactRowDb & { total: number })[]>`
-      SELECT *, count(*) OVER ()::int AS total FROM campaign.contacts WHERE ${where}
-      ORDER BY position LIMIT ${page.page_size} OFFSET ${(page.page - 1) * page.page_size}`;
-    const total = await pageTotal(
-      rows,
-      () => db<{ n: number }[]>`SELECT count(*)::int AS n FROM campaign.contacts WHERE ${where}`,
-    );
-    return { rows, total };
+    start: PageStart,
+    pageSize: number,
+  ): Promise<{ rows: ContactView[]; nextCursor: string | null }> {
+    const rows = await db<ContactView[]>`
+      SELECT ${db(CONTACT_COLUMNS)} FROM campaign.contacts
+      WHERE campaign_id = ${campaignId} ${state ? db`AND state = ${state}` : db``}
+        ${start.after ? db`AND position > ${start.after[0]!}::bigint` : db``}
+      ORDER BY position LIMIT ${start.limit} OFFSET ${start.offset}`;
+    return pageEnd(rows, start, pageSize, (r) => [r.position]);
   },
 };
