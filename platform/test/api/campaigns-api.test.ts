@@ -16,6 +16,7 @@ import {
   FROM,
   maxOverlap,
   pollingAccount,
+  type Res,
 } from './campaigns-support';
 
 type Issues = { loc: (string | number)[]; msg: string; type: string }[];
