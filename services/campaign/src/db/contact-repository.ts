@@ -104,11 +104,17 @@ export const contactRepository = {
   /**
    * Claims up to `limit` due pending contacts in position order: each is in progress from now on,
    * with its next attempt's call id chosen here (current_call_id, appended to call_ids).
+   *
+   * The rows found are updated by their physical address (ctid: stable here, as every writer of
+   * a pending contact holds the campaign lock the caller holds), not joined back by position:
+   * on a campaign whose contacts arrived after the table's statistics were taken, the planner
+   * believed the campaign had a handful of rows and drove the join from a scan of all of them,
+   * 0.2 s per claim at 100,000 contacts instead of 0.3 ms.
    */
   async claimDue(tx: TransactionSql, campaignId: string, limit: number): Promise<ContactRowDb[]> {
     return tx<ContactRowDb[]>`
-      WITH due AS (
-        SELECT position, gen_random_uuid() AS call_id FROM campaign.contacts
+      WITH due AS MATERIALIZED (
+        SELECT ctid AS row_id, gen_random_uuid() AS call_id FROM campaign.contacts
         WHERE campaign_id = ${campaignId} AND state = 'pending'
           AND (next_attempt_at IS NULL OR next_attempt_at <= now())
         ORDER BY position LIMIT ${limit})
@@ -116,16 +122,19 @@ export const contactRepository = {
         state = 'in_progress', attempts = k.attempts + 1, current_call_id = due.call_id,
         call_ids = k.call_ids || due.call_id, dispatched_at = now(), placed_at = NULL,
         next_attempt_at = NULL, updated_at = now()
-      FROM due WHERE k.campaign_id = ${campaignId} AND k.position = due.position
+      FROM due WHERE k.ctid = due.row_id AND k.state = 'pending'
       RETURNING k.*`;
   },
 
-  /** The call service confirmed the placement: no re-send needed. */
+  /**
+   * The call service confirmed the placement: no re-send needed. (Only a contact still in
+   * progress needs it; the state also makes either index's lookup exact, see endAttempt.)
+   */
   async markPlaced(db: Db, campaignId: string, position: number, callId: string): Promise<void> {
     await db`
       UPDATE campaign.contacts SET placed_at = now()
-      WHERE campaign_id = ${campaignId} AND position = ${position} AND current_call_id = ${callId}
-        AND placed_at IS NULL`;
+      WHERE campaign_id = ${campaignId} AND state = 'in_progress' AND position = ${position}
+        AND current_call_id = ${callId} AND placed_at IS NULL`;
   },
 
   /** The in-flight contact of a call (none once its outcome was recorded). */
@@ -140,7 +149,12 @@ export const contactRepository = {
     return row;
   },
 
-  /** Ends an attempt: a final state, or back to pending until `nextAttemptAt`. */
+  /**
+   * Ends the attempt of a contact in progress: a final state, or back to pending until
+   * `nextAttemptAt`. The state is in the lookup so that both indexes that lead with the campaign
+   * find the row exactly: on a campaign whose contacts outgrew the table's statistics the planner
+   * took contacts_state_idx for (campaign, position) alone and read every contact's entry.
+   */
   async endAttempt(
     tx: TransactionSql,
     campaignId: string,
@@ -150,7 +164,7 @@ export const contactRepository = {
     await tx`
       UPDATE campaign.contacts SET state = ${change.state}, next_attempt_at = ${change.nextAttemptAt},
         failure_reason = ${change.failureReason ?? null}, updated_at = now()
-      WHERE campaign_id = ${campaignId} AND position = ${position}`;
+      WHERE campaign_id = ${campaignId} AND state = 'in_progress' AND position = ${position}`;
   },
 
   /** Cancels the contacts not dialed yet; answers how many. */
