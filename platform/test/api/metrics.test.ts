@@ -277,6 +277,9 @@ describe.each(infraModes())('GET /metrics on the all-in-one process (%s)', (mode
     const recorded = (e: Awaited<ReturnType<typeof scrape>>) =>
       e.sum('campaign_call_ended_seconds_count', { result: 'recorded' });
     expect(recorded(after) - recorded(before)).toBe(4);
+    const locked = (e: Awaited<ReturnType<typeof scrape>>) =>
+      e.sum('campaign_call_ended_locked_seconds_count');
+    expect(locked(after) - locked(before)).toBe(4);
     expect(after.types.get('campaign_call_ended_seconds')).toBe('histogram');
   });
 

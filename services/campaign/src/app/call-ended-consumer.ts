@@ -39,11 +39,18 @@ export function consumeCampaignCallEnded(options: CallEndedConsumerOptions): Pro
     handle: async ({ eventId, accountId, call }) => {
       if (!call.campaign_id) return;
       const started = performance.now();
+      let locked: number | undefined;
       const result = await processOnce(sql, 'campaign', 'call-ended', eventId, (tx) =>
-        campaigns.recordCallEnded(tx, accountId, call),
+        campaigns.recordCallEnded(tx, accountId, call, () => {
+          locked = performance.now();
+        }),
       );
+      const committed = performance.now();
       const recorded = !result.duplicate && result.value;
-      options.metrics?.callEnded(recorded ? 'recorded' : 'unchanged', (performance.now() - started) / 1000);
+      options.metrics?.callEnded(recorded ? 'recorded' : 'unchanged', {
+        seconds: (committed - started) / 1000,
+        lockedSeconds: locked === undefined ? undefined : (committed - locked) / 1000,
+      });
       if (recorded) options.onSlotFreed();
     },
   });

@@ -176,13 +176,21 @@ export class CampaignsApp {
   /**
    * A campaign call ended: its contact takes the outcome, or goes back to pending for a retry.
    * Runs inside the consumer's processOnce transaction; false when nothing matched (not in flight).
+   * `onLocked` is told when the campaign's row lock was granted (the consumer times how long the
+   * lock is then held, the time every other change of the campaign waits for).
    */
-  async recordCallEnded(tx: TransactionSql, accountId: string, call: Call): Promise<boolean> {
+  async recordCallEnded(
+    tx: TransactionSql,
+    accountId: string,
+    call: Call,
+    onLocked?: () => void,
+  ): Promise<boolean> {
     if (!call.campaign_id) return false;
     const outcome = call.status;
     if (outcome === 'initializing' || outcome === 'ringing' || outcome === 'in_progress') return false;
     const found = await this.lockWithContact(tx, accountId, call.campaign_id, call.id);
     if (!found) return false;
+    onLocked?.();
     const { campaign, contact } = found;
     const decision = decideAfterCall({
       outcome,

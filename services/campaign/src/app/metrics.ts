@@ -11,8 +11,11 @@ export type CallEndedResult = 'recorded' | 'unchanged';
 export interface CampaignMetrics {
   /** One placement of a campaign call: confirmed, refused for good, or left to be re-sent. */
   placed(result: PlacementResult): void;
-  /** One CALL_ENDED's transaction, committed, and how long it took from asking for a connection. */
-  callEnded(result: CallEndedResult, seconds: number): void;
+  /**
+   * One CALL_ENDED's transaction, committed: how long it took from asking for a connection, and
+   * how long it held the campaign's row lock (undefined when it took none: nothing matched).
+   */
+  callEnded(result: CallEndedResult, times: { seconds: number; lockedSeconds: number | undefined }): void;
 }
 
 /**
@@ -69,8 +72,19 @@ export function campaignMetrics(metrics: Metrics, sql: Sql, log: Logger): Campai
     ['result'],
     BUS_LATENCY_BUCKETS,
   );
+  const locked = metrics.histogram(
+    'campaign_call_ended_locked_seconds',
+    'CALL_ENDED of campaign calls this instance recorded: from the campaign row lock being granted ' +
+      'to the commit (the contact, the counts and the progress event), the time every other change ' +
+      'of the campaign waits for. Flat in campaign size by design',
+    [],
+    BUS_LATENCY_BUCKETS,
+  );
   return {
     placed: (result) => placements.inc({ result }),
-    callEnded: (result, seconds) => callEnded.observe({ result }, seconds),
+    callEnded: (result, { seconds, lockedSeconds }) => {
+      callEnded.observe({ result }, seconds);
+      if (lockedSeconds !== undefined) locked.observe(lockedSeconds);
+    },
   };
 }
