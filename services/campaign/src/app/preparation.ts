@@ -69,7 +69,7 @@ export async function prepareDue(sql: Sql, limit: number, log: Logger): Promise<
  * forgotten, progress published), so a preparation never stays `preparing` for good or vanishes.
  * True when this failed it.
  */
-export async function failPreparation(sql: Sql, id: string, sqlState: string): Promise<boolean> {
+async function failPreparation(sql: Sql, id: string, sqlState: string): Promise<boolean> {
   return transaction(sql, async (tx) => {
     const row = await campaignRepository.lockPreparing(tx, id);
     if (!row) return false;
