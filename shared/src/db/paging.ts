@@ -20,12 +20,16 @@ export type CursorValue = string | number;
  * cursor must be a 422, never a failed cast (a 500).
  */
 export type CursorKind = 'string' | 'number' | 'uuid' | 'timestamp';
+/** The values of a sort key declared as these kinds: `['timestamp', 'uuid']` is `[string, string]`. */
+export type CursorKey<K extends readonly CursorKind[]> = {
+  -readonly [I in keyof K]: K[I] extends 'number' ? number : string;
+};
 
 /** Where a page starts: after a cursor's key (keyset), or at an offset (page numbers). */
-export interface PageStart {
+export interface PageStart<Key extends readonly CursorValue[] = CursorValue[]> {
   page: number;
   /** The sort key of the last item before this page; undefined when paging by number. */
-  after: CursorValue[] | undefined;
+  after: Key | undefined;
   /** Rows to skip: 0 after a cursor. */
   offset: number;
   /** Rows to read: one more than the page, to learn whether another follows without counting. */
@@ -99,11 +103,11 @@ function isKind(value: unknown, kind: CursorKind): boolean {
  * list); anything else (edited, from another list, garbage) is a 422 on `cursor`, never a query
  * built from it.
  */
-export function decodeCursor(
+export function decodeCursor<const K extends readonly CursorKind[]>(
   cursor: string,
-  kinds: readonly CursorKind[],
+  kinds: K,
   list?: string,
-): { page: number; key: CursorValue[] } {
+): { page: number; key: CursorKey<K> } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -117,7 +121,8 @@ export function decodeCursor(
   const [page, ...key] = parts;
   if (typeof page !== 'number' || !Number.isSafeInteger(page) || page < 2) throw badCursor();
   if (!key.every((value, i) => isKind(value, kinds[i]!))) throw badCursor();
-  return { page, key: key as CursorValue[] };
+  // Each value was checked against its declared kind just above.
+  return { page, key: key as CursorKey<K> };
 }
 
 /**
@@ -125,7 +130,11 @@ export function decodeCursor(
  * names itself (`list`) makes cursors that only it accepts: another list's cursor of the same key
  * kinds is a 422 rather than a page of this list at some other list's position.
  */
-export function pageStart(query: PageQuery, kinds: readonly CursorKind[], list?: string): PageStart {
+export function pageStart<const K extends readonly CursorKind[]>(
+  query: PageQuery,
+  kinds: K,
+  list?: string,
+): PageStart<CursorKey<K>> {
   const limit = query.page_size + 1;
   if (query.cursor === undefined)
     return { page: query.page, after: undefined, offset: (query.page - 1) * query.page_size, limit, list };
@@ -139,7 +148,7 @@ export function pageStart(query: PageQuery, kinds: readonly CursorKind[], list?:
  */
 export function pageEnd<R>(
   rows: readonly R[],
-  start: PageStart,
+  start: PageStart<readonly CursorValue[]>,
   pageSize: number,
   keyOf: (row: R) => CursorValue[],
 ): { rows: R[]; nextCursor: string | null } {
@@ -174,7 +183,7 @@ export async function listTotal(db: Db, from: SqlFragment): Promise<{ total: num
 export async function pageExtent(
   db: Db,
   from: SqlFragment,
-  start: PageStart,
+  start: PageStart<readonly CursorValue[]>,
   page: { rows: readonly unknown[]; nextCursor: string | null },
 ): Promise<PageExtent> {
   if (start.page === 1 && page.nextCursor === null) {
