@@ -132,7 +132,7 @@ export class AccountStore {
   /** Newest first, keyset-paged like every list (shared/src/db/paging.ts; migration 005 has its index). */
   async listAccounts(query: PageQuery): Promise<PageOf<Account>> {
     const start = pageStart(query, ['timestamp', 'uuid'], 'accounts');
-    const after = start.after as [string, string] | undefined;
+    const { after } = start;
     const rows = await this.sql<(AccountRow & { sort_at: string })[]>`
       SELECT id, name, plan, rate_limit_per_minute, created_at, created_at::text AS sort_at FROM gateway.accounts
       ${after ? this.sql`WHERE (created_at, id) < (${after[0]}::timestamptz, ${after[1]}::uuid)` : this.sql``}
@@ -169,7 +169,7 @@ export class AccountStore {
   async listKeys(accountId: string, query: PageQuery): Promise<PageOf<ApiKeyInfo>> {
     await this.getAccount(accountId);
     const start = pageStart(query, ['timestamp', 'uuid'], 'api_keys');
-    const after = start.after as [string, string] | undefined;
+    const { after } = start;
     const rows = await this.sql<(KeyRow & { sort_at: string })[]>`
       SELECT id, account_id, name, prefix, scopes, created_at, revoked_at, created_at::text AS sort_at
       FROM gateway.api_keys WHERE account_id = ${accountId}

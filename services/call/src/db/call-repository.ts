@@ -196,8 +196,7 @@ export const callRepository = {
   ): Promise<{ rows: CallRecordRow[]; extent: PageExtent }> {
     const start = pageStart(query, ['timestamp', 'uuid'], 'calls');
     const where = filtered(db, accountId, filters);
-    // The cursor was decoded for these two kinds: a timestamp's text and a uuid.
-    const after = start.after as [string, string] | undefined;
+    const { after } = start;
     const rows = await db<(CallRecordRow & { sort_at: string })[]>`
       SELECT ${db(RECORD_COLUMNS)},
         jsonb_build_object('name', agent_snapshot->'name', 'agent_type', agent_snapshot->'agent_type') AS agent_snapshot,
