@@ -1,5 +1,5 @@
 import type postgres from 'postgres';
-import { EXACT_TOTAL_MAX, type PageExtent, type PageQuery } from '../contracts/common';
+import { EXACT_TOTAL_MAX, PAGE_MAX, type PageExtent, type PageQuery } from '../contracts/common';
 import { AppError } from '../errors';
 import type { Sql } from './connect';
 
@@ -119,7 +119,9 @@ export function decodeCursor<const K extends readonly CursorKind[]>(
   if (list !== undefined && parts.shift() !== list) throw badCursor();
   if (parts.length !== kinds.length + 1) throw badCursor();
   const [page, ...key] = parts;
-  if (typeof page !== 'number' || !Number.isSafeInteger(page) || page < 2) throw badCursor();
+  // Bounded as a page number is (GraphQL's Int is 32 bits: a larger page could not be answered).
+  if (typeof page !== 'number' || !Number.isSafeInteger(page) || page < 2 || page > PAGE_MAX)
+    throw badCursor();
   if (!key.every((value, i) => isKind(value, kinds[i]!))) throw badCursor();
   // Each value was checked against its declared kind just above.
   return { page, key: key as CursorKey<K> };
