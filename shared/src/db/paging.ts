@@ -145,6 +145,34 @@ export function pageStart<const K extends readonly CursorKind[]>(
 }
 
 /**
+ * A timestamp of a cursor's key, as SQL to compare a column with. It goes to PostgreSQL as text
+ * and is cast there: written `${value}::timestamptz`, postgres.js would type the parameter
+ * timestamptz and send it through a JavaScript Date, cutting it to milliseconds (rows sharing the
+ * millisecond then skipped) and throwing on a value that is not a time (a 500).
+ */
+export function cursorTime(db: Db, value: string): SqlFragment {
+  return db`${value}::text::timestamptz`;
+}
+
+/**
+ * Reads a page's rows with `query`. A cursor's values were checked for their kinds only: one that
+ * PostgreSQL cannot take as its column's type (not a time or a uuid, out of range) raises a data
+ * exception (SQLSTATE class 22), which is a bad cursor, a 422 on `cursor`.
+ */
+export async function pageRows<T>(
+  start: PageStart<readonly CursorValue[]>,
+  query: PromiseLike<T>,
+): Promise<T> {
+  try {
+    return await query;
+  } catch (error) {
+    const code = (error as { code?: unknown } | undefined)?.code;
+    if (start.after && typeof code === 'string' && code.startsWith('22')) throw badCursor();
+    throw error;
+  }
+}
+
+/**
  * Trims the extra row `pageStart` asked for and makes the cursor past the page's last item.
  * `keyOf` answers a row's sort key in the order and kinds the list decodes.
  */

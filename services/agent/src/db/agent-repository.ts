@@ -1,8 +1,10 @@
 import {
+  cursorTime,
   type PageExtent,
   type PageQuery,
   pageEnd,
   pageExtent,
+  pageRows,
   pageStart,
   type Sql,
   type TransactionSql,
@@ -68,6 +70,16 @@ const AGENT_SHOWN_COLUMNS = [
   'updated_at',
 ] as const satisfies readonly (keyof AgentListRow)[];
 
+/**
+ * Rows after a cursor's key in (created_at DESC, id ASC) order. Directions differ, so no row
+ * comparison: the index bounds the scan by created_at, and the filter skips only the rows that
+ * share the cursor's instant.
+ */
+function afterNewestFirst(db: Db, [at, id]: [string, string]) {
+  const time = cursorTime(db, at);
+  return db`AND created_at <= ${time} AND (created_at < ${time} OR id > ${id}::uuid)`;
+}
+
 /** The agent schema's SQL, always scoped by account: another account's row is simply not found. */
 export const agentRepository = {
   async insert(db: Db, accountId: string, fields: AgentFields): Promise<AgentRow> {
@@ -105,9 +117,7 @@ export const agentRepository = {
 
   /**
    * One page of the account's agents, newest first (ties by id): a keyset read on
-   * agents_account_created_idx. The sort is mixed (created_at down, id up), so the cursor's
-   * condition is spelled out rather than a row comparison; the index bounds it by created_at and
-   * only rows sharing the cursor's instant are skipped by the filter.
+   * agents_account_created_idx.
    */
   async page(
     db: Db,
@@ -115,15 +125,13 @@ export const agentRepository = {
     query: PageQuery,
   ): Promise<{ rows: AgentListRow[]; extent: PageExtent }> {
     const start = pageStart(query, ['string', 'string']);
-    const after = start.after
-      ? db`AND created_at <= ${start.after[0]}::timestamptz
-           AND (created_at < ${start.after[0]}::timestamptz OR id > ${start.after[1]}::uuid)`
-      : db``;
-    const rows = await db<(AgentListRow & { sort_at: string })[]>`
+    const after = start.after ? afterNewestFirst(db, start.after) : db``;
+    const read = db<(AgentListRow & { sort_at: string })[]>`
       SELECT ${db(AGENT_SHOWN_COLUMNS)}, webhook_secret IS NOT NULL AS has_webhook_secret,
              created_at::text AS sort_at
       FROM agent.agents WHERE account_id = ${accountId} ${after}
       ORDER BY created_at DESC, id LIMIT ${start.limit} OFFSET ${start.offset}`;
+    const rows = await pageRows(start, read);
     const page = pageEnd(rows, start, query.page_size, (row) => [row.sort_at, row.id]);
     const extent = await pageExtent(db, db`agent.agents WHERE account_id = ${accountId}`, start, page);
     return { rows: page.rows, extent };
@@ -180,11 +188,12 @@ export const promptVersionRepository = {
     query: PageQuery,
   ): Promise<{ rows: PromptVersionListRow[]; extent: PageExtent }> {
     const start = pageStart(query, ['number']);
-    const rows = await db<PromptVersionListRow[]>`
+    const read = db<PromptVersionListRow[]>`
       SELECT id, agent_id, version, label, prompt, prompt_source, created_at FROM agent.prompt_versions
       WHERE agent_id = ${agentId} AND account_id = ${accountId}
         ${start.after ? db`AND version < ${start.after[0]}` : db``}
       ORDER BY version DESC LIMIT ${start.limit} OFFSET ${start.offset}`;
+    const rows = await pageRows(start, read);
     const page = pageEnd(rows, start, query.page_size, (row) => [row.version]);
     const from = db`agent.prompt_versions WHERE agent_id = ${agentId} AND account_id = ${accountId}`;
     return { rows: page.rows, extent: await pageExtent(db, from, start, page) };

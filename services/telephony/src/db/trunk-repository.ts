@@ -1,8 +1,10 @@
 import {
+  cursorTime,
   type PageExtent,
   type PageQuery,
   pageEnd,
   pageExtent,
+  pageRows,
   pageStart,
   type Sql,
   type TransactionSql,
@@ -29,6 +31,16 @@ const HEALTH = (db: Db) =>
 /** The trunks table with its keep-alive results: what SELECT_TRUNK reads from. */
 const TRUNKS = (db: Db) => db`telephony.trunks t ${HEALTH(db)}`;
 
+/**
+ * Rows after a cursor's key in (created_at DESC, id ASC) order. Directions differ, so no row
+ * comparison: the index bounds the scan by created_at, and the filter skips only the rows that
+ * share the cursor's instant.
+ */
+function afterNewestFirst(db: Db, [at, id]: [string, string]) {
+  const time = cursorTime(db, at);
+  return db`AND created_at <= ${time} AND (created_at < ${time} OR id > ${id}::uuid)`;
+}
+
 /** A number another trunk of the account already holds. */
 export interface TakenNumber {
   number: string;
@@ -50,9 +62,7 @@ export const trunkRepository = {
 
   /**
    * One page of the account's trunks, newest first (ties by id): a keyset read on
-   * trunks_account_created_idx, its numbers and health looked up for the page's rows only. The
-   * sort is mixed (created_at down, id up), so the cursor's condition is spelled out: the index
-   * bounds it by created_at, the filter skips only rows sharing the cursor's instant.
+   * trunks_account_created_idx, its numbers and health looked up for the page's rows only.
    */
   async page(
     db: Db,
@@ -60,17 +70,15 @@ export const trunkRepository = {
     query: PageQuery,
   ): Promise<{ rows: TrunkListRow[]; extent: PageExtent }> {
     const start = pageStart(query, ['string', 'string']);
-    const after = start.after
-      ? db`AND created_at <= ${start.after[0]}::timestamptz
-           AND (created_at < ${start.after[0]}::timestamptz OR id > ${start.after[1]}::uuid)`
-      : db``;
-    const rows = await db<(TrunkListRow & { sort_at: string })[]>`
+    const after = start.after ? afterNewestFirst(db, start.after) : db``;
+    const read = db<(TrunkListRow & { sort_at: string })[]>`
       SELECT ${SHOWN_COLUMNS(db)}, t.password IS NOT NULL AS has_password, t.sort_at
       FROM (SELECT *, created_at::text AS sort_at FROM telephony.trunks
              WHERE account_id = ${accountId} ${after}
              ORDER BY created_at DESC, id LIMIT ${start.limit} OFFSET ${start.offset}) t
       ${HEALTH(db)}
       ORDER BY t.created_at DESC, t.id`;
+    const rows = await pageRows(start, read);
     const page = pageEnd(rows, start, query.page_size, (row) => [row.sort_at, row.id]);
     const extent = await pageExtent(db, db`telephony.trunks WHERE account_id = ${accountId}`, start, page);
     return { rows: page.rows, extent };

@@ -1,8 +1,10 @@
 import {
+  cursorTime,
   type PageExtent,
   type PageQuery,
   pageEnd,
   pageExtent,
+  pageRows,
   pageStart,
   type Sql,
   type TransactionSql,
@@ -205,13 +207,14 @@ export const deliveryLogRepository = {
   ): Promise<{ rows: DeliveryLogRow[]; extent: PageExtent }> {
     const start = pageStart(query, ['string', 'string']);
     const mine = db`account_id = ${accountId} AND agent_id = ${agentId}`;
-    const rows = await db<(DeliveryLogRow & { sort_at: string })[]>`
+    const read = db<(DeliveryLogRow & { sort_at: string })[]>`
       SELECT ${LOG_COLUMNS(db)}, ${ATTEMPTS(db)}, d.sort_at
         FROM (SELECT ${LOG_COLUMNS(db)}, d.created_at::text AS sort_at FROM webhook.deliveries d
                WHERE ${mine}
-                 ${start.after ? db`AND (created_at, id) < (${start.after[0]}::timestamptz, ${start.after[1]}::uuid)` : db``}
+                 ${start.after ? db`AND (created_at, id) < (${cursorTime(db, start.after[0])}, ${start.after[1]}::uuid)` : db``}
                ORDER BY created_at DESC, id DESC LIMIT ${start.limit} OFFSET ${start.offset}) d
        ORDER BY d.created_at DESC, d.id DESC`;
+    const rows = await pageRows(start, read);
     const page = pageEnd(rows, start, query.page_size, (row) => [row.sort_at, row.id]);
     const extent = await pageExtent(db, db`webhook.deliveries WHERE ${mine}`, start, page);
     return { rows: page.rows, extent };
