@@ -155,6 +155,17 @@ export function cursorTime(db: Db, value: string): SqlFragment {
 }
 
 /**
+ * `AND ...`: the rows after a cursor's key `[created_at text, id]` in a list sorted
+ * `created_at DESC, id` (ascending id breaks ties), as columns `created_at` and `id`. The
+ * directions differ, so no row comparison: an index on (..., created_at DESC, id) bounds the scan
+ * by created_at, and the filter skips only the rows that share the cursor's instant.
+ */
+export function afterNewestFirst(db: Db, [at, id]: readonly [string, string]): SqlFragment {
+  const time = cursorTime(db, at);
+  return db`AND created_at <= ${time} AND (created_at < ${time} OR id > ${id}::uuid)`;
+}
+
+/**
  * Reads a page's rows with `query`. A cursor's values were checked for their kinds only: one that
  * PostgreSQL cannot take as its column's type (not a time or a uuid, out of range) raises a data
  * exception (SQLSTATE class 22), which is a bad cursor, a 422 on `cursor`.

@@ -1,5 +1,5 @@
 import {
-  cursorTime,
+  afterNewestFirst,
   type PageExtent,
   type PageQuery,
   pageEnd,
@@ -49,36 +49,15 @@ export const AGENT_COLUMNS = [
   'xmin',
 ] as const;
 
-/** What a list reads of an agent: no secret (only whether there is one), no counter or row version. */
-const AGENT_SHOWN_COLUMNS = [
-  'id',
-  'name',
-  'agent_type',
-  'industry',
-  'language',
-  'voice',
-  'ai_model',
-  'start_flow',
-  'end_flow',
-  'description',
-  'prompt',
-  'prompt_source',
-  'active_prompt_version_id',
-  'webhook_url',
-  'webhook_events',
-  'created_at',
-  'updated_at',
-] as const satisfies readonly (keyof AgentListRow)[];
-
-/**
- * Rows after a cursor's key in (created_at DESC, id ASC) order. Directions differ, so no row
- * comparison: the index bounds the scan by created_at, and the filter skips only the rows that
- * share the cursor's instant.
- */
-function afterNewestFirst(db: Db, [at, id]: [string, string]) {
-  const time = cursorTime(db, at);
-  return db`AND created_at <= ${time} AND (created_at < ${time} OR id > ${id}::uuid)`;
-}
+/** Columns a list leaves out: the secret (it reads only whether there is one), the counter, the row version. */
+const NOT_SHOWN: ReadonlySet<string> = new Set([
+  'account_id',
+  'next_prompt_version',
+  'webhook_secret',
+  'xmin',
+]);
+/** What a list reads of an agent. */
+const AGENT_SHOWN_COLUMNS = AGENT_COLUMNS.filter((column) => !NOT_SHOWN.has(column));
 
 /** The agent schema's SQL, always scoped by account: another account's row is simply not found. */
 export const agentRepository = {

@@ -1,5 +1,5 @@
 import {
-  cursorTime,
+  afterNewestFirst,
   type PageExtent,
   type PageQuery,
   pageEnd,
@@ -30,16 +30,6 @@ const HEALTH = (db: Db) =>
   db`LEFT JOIN telephony.trunk_health h ON h.trunk_id = t.id AND h.checked_at IS NOT NULL`;
 /** The trunks table with its keep-alive results: what SELECT_TRUNK reads from. */
 const TRUNKS = (db: Db) => db`telephony.trunks t ${HEALTH(db)}`;
-
-/**
- * Rows after a cursor's key in (created_at DESC, id ASC) order. Directions differ, so no row
- * comparison: the index bounds the scan by created_at, and the filter skips only the rows that
- * share the cursor's instant.
- */
-function afterNewestFirst(db: Db, [at, id]: [string, string]) {
-  const time = cursorTime(db, at);
-  return db`AND created_at <= ${time} AND (created_at < ${time} OR id > ${id}::uuid)`;
-}
 
 /** A number another trunk of the account already holds. */
 export interface TakenNumber {
