@@ -27,14 +27,17 @@ const AGENT = {
   start_flow: 'Hello, this is Paged from Acme.',
   end_flow: 'Thanks for your time, goodbye!',
 };
-/** Sort keys of a list ordered by (created_at, id), with values that are not of those columns' types. */
-const NOT_A_TIME_AND_ID = [
-  craftCursor([2, 'not a time', randomUUID()]),
-  craftCursor([2, '2026-13-45 25:61:00+00', randomUUID()]),
-  craftCursor([2, '2026-01-01 00:00:00+00', 'not-a-uuid']),
-  craftCursor([2, 5, randomUUID()]),
-  // A prompt-versions cursor: a key of one number.
-  craftCursor([2, 7]),
+/**
+ * Cursors of a list sorted by (created_at, id) named `list`, with values that are not of those
+ * columns' types or shapes, and one with no list name.
+ */
+const notATimeAndId = (list: string) => [
+  craftCursor([list, 2, 'not a time', randomUUID()]),
+  craftCursor([list, 2, '2026-13-45 25:61:00+00', randomUUID()]),
+  craftCursor([list, 2, '2026-01-01 00:00:00+00', 'not-a-uuid']),
+  craftCursor([list, 2, 5, randomUUID()]),
+  craftCursor([list, 2, 7]),
+  craftCursor([2, '2026-01-01 00:00:00+00', randomUUID()]),
 ];
 
 describe.each(infraModes())('list paging by cursor (%s)', (mode) => {
@@ -102,7 +105,7 @@ describe.each(infraModes())('list paging by cursor (%s)', (mode) => {
   it('agents: a bad cursor is a 422 on cursor; a short list is counted exactly', async () => {
     const account = await createAccount(suite.t, { name: 'Short' });
     await newAgent(account);
-    await expectBadCursorsRefused(endpoint(account, '/v1/agents'), NOT_A_TIME_AND_ID);
+    await expectBadCursorsRefused(endpoint(account, '/v1/agents'), notATimeAndId('agents'));
     expect(await listPage(endpoint(account, '/v1/agents'), {})).toMatchObject({
       total: 1,
       total_exact: true,
@@ -152,11 +155,14 @@ describe.each(infraModes())('list paging by cursor (%s)', (mode) => {
       expect(await expectCursorAndNumberPagesAgree(endpoint(account, path), expected, pageSize)).toEqual(
         expected,
       );
+    // Numbers the cursor's kind allows but the integer column does not, too.
     await expectBadCursorsRefused(endpoint(account, path), [
-      craftCursor([2, 1.5]),
-      craftCursor([2, 1e300]),
-      craftCursor([2, '7']),
-      craftCursor([2, '2026-01-01 00:00:00+00', randomUUID()]),
+      craftCursor(['prompt_versions', 2, 1.5]),
+      craftCursor(['prompt_versions', 2, 1e300]),
+      craftCursor(['prompt_versions', 2, 3_000_000_000]),
+      craftCursor(['prompt_versions', 2, '7']),
+      craftCursor(['prompt_versions', 2, '2026-01-01 00:00:00+00', randomUUID()]),
+      craftCursor([2, 7]),
     ]);
   });
 
@@ -183,7 +189,12 @@ describe.each(infraModes())('list paging by cursor (%s)', (mode) => {
     expect(page.items.every((trunk) => trunk.numbers.length === 1 && trunk.has_password === false)).toBe(
       true,
     );
-    await expectBadCursorsRefused(list, NOT_A_TIME_AND_ID);
+    // An agents cursor has the same key kinds, but is not this list's.
+    await newAgent(account);
+    await newAgent(account);
+    const agentsCursor = (await listPage(endpoint(account, '/v1/agents'), { page_size: 1 })).next_cursor;
+    expect(agentsCursor).toEqual(expect.any(String));
+    await expectBadCursorsRefused(list, [...notATimeAndId('sip_trunks'), agentsCursor!]);
   });
 
   it('webhook deliveries: every delivery there at the start once by cursor while deliveries are being added', async () => {
@@ -215,6 +226,6 @@ describe.each(infraModes())('list paging by cursor (%s)', (mode) => {
     const cursor = pages[0]!.next_cursor!;
     const foreign = await api(suite.t.url, 'GET', `${path}?cursor=${cursor}`, { key: suite.other.key });
     expect(foreign.status).toBe(404);
-    await expectBadCursorsRefused(endpoint(account, path), NOT_A_TIME_AND_ID);
+    await expectBadCursorsRefused(endpoint(account, path), notATimeAndId('webhook_deliveries'));
   });
 });

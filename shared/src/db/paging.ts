@@ -145,10 +145,10 @@ export function pageStart<const K extends readonly CursorKind[]>(
 }
 
 /**
- * A timestamp of a cursor's key, as SQL to compare a column with. It goes to PostgreSQL as text
- * and is cast there: written `${value}::timestamptz`, postgres.js would type the parameter
- * timestamptz and send it through a JavaScript Date, cutting it to milliseconds (rows sharing the
- * millisecond then skipped) and throwing on a value that is not a time (a 500).
+ * A `timestamp` of a cursor's key, as SQL to compare a column with. It goes to PostgreSQL as text
+ * and is cast there: written `${value}::timestamptz`, postgres.js types the parameter timestamptz
+ * and sends it through a JavaScript Date, cutting it to milliseconds, so rows that share the
+ * cursor's millisecond are skipped.
  */
 export function cursorTime(db: Db, value: string): SqlFragment {
   return db`${value}::text::timestamptz`;
@@ -167,8 +167,9 @@ export function afterNewestFirst(db: Db, [at, id]: readonly [string, string]): S
 
 /**
  * Reads a page's rows with `query`. A cursor's values were checked for their kinds only: one that
- * PostgreSQL cannot take as its column's type (not a time or a uuid, out of range) raises a data
- * exception (SQLSTATE class 22), which is a bad cursor, a 422 on `cursor`.
+ * PostgreSQL still cannot take as its column's type (a `number` of 1.5 or 1e300 for an integer
+ * column) raises a data exception (SQLSTATE class 22), which is a bad cursor: a 422 on `cursor`
+ * (not the 422 on `body` that other data exceptions answer).
  */
 export async function pageRows<T>(
   start: PageStart<readonly CursorValue[]>,

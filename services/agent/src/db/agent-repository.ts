@@ -103,7 +103,7 @@ export const agentRepository = {
     accountId: string,
     query: PageQuery,
   ): Promise<{ rows: AgentListRow[]; extent: PageExtent }> {
-    const start = pageStart(query, ['string', 'string']);
+    const start = pageStart(query, ['timestamp', 'uuid'], 'agents');
     const after = start.after ? afterNewestFirst(db, start.after) : db``;
     const read = db<(AgentListRow & { sort_at: string })[]>`
       SELECT ${db(AGENT_SHOWN_COLUMNS)}, webhook_secret IS NOT NULL AS has_webhook_secret,
@@ -166,7 +166,7 @@ export const promptVersionRepository = {
     agentId: string,
     query: PageQuery,
   ): Promise<{ rows: PromptVersionListRow[]; extent: PageExtent }> {
-    const start = pageStart(query, ['number']);
+    const start = pageStart(query, ['number'], 'prompt_versions');
     const read = db<PromptVersionListRow[]>`
       SELECT id, agent_id, version, label, prompt, prompt_source, created_at FROM agent.prompt_versions
       WHERE agent_id = ${agentId} AND account_id = ${accountId}

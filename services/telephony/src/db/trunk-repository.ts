@@ -59,7 +59,7 @@ export const trunkRepository = {
     accountId: string,
     query: PageQuery,
   ): Promise<{ rows: TrunkListRow[]; extent: PageExtent }> {
-    const start = pageStart(query, ['string', 'string']);
+    const start = pageStart(query, ['timestamp', 'uuid'], 'sip_trunks');
     const after = start.after ? afterNewestFirst(db, start.after) : db``;
     const read = db<(TrunkListRow & { sort_at: string })[]>`
       SELECT ${SHOWN_COLUMNS(db)}, t.password IS NOT NULL AS has_password, t.sort_at

@@ -205,7 +205,7 @@ export const deliveryLogRepository = {
     agentId: string,
     query: PageQuery,
   ): Promise<{ rows: DeliveryLogRow[]; extent: PageExtent }> {
-    const start = pageStart(query, ['string', 'string']);
+    const start = pageStart(query, ['timestamp', 'uuid'], 'webhook_deliveries');
     const mine = db`account_id = ${accountId} AND agent_id = ${agentId}`;
     const read = db<(DeliveryLogRow & { sort_at: string })[]>`
       SELECT ${LOG_COLUMNS(db)}, ${ATTEMPTS(db)}, d.sort_at
