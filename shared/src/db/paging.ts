@@ -145,6 +145,46 @@ export function pageStart<const K extends readonly CursorKind[]>(
 }
 
 /**
+ * A `timestamp` of a cursor's key, as SQL to compare a column with. It goes to PostgreSQL as text
+ * and is cast there: written `${value}::timestamptz`, postgres.js types the parameter timestamptz
+ * and sends it through a JavaScript Date, cutting it to milliseconds, so rows that share the
+ * cursor's millisecond are skipped.
+ */
+export function cursorTime(db: Db, value: string): SqlFragment {
+  return db`${value}::text::timestamptz`;
+}
+
+/**
+ * `AND ...`: the rows after a cursor's key `[created_at text, id]` in a list sorted
+ * `created_at DESC, id` (ascending id breaks ties), as columns `created_at` and `id`. The
+ * directions differ, so no row comparison: an index on (..., created_at DESC, id) bounds the scan
+ * by created_at, and the filter skips only the rows that share the cursor's instant.
+ */
+export function afterNewestFirst(db: Db, [at, id]: readonly [string, string]): SqlFragment {
+  const time = cursorTime(db, at);
+  return db`AND created_at <= ${time} AND (created_at < ${time} OR id > ${id}::uuid)`;
+}
+
+/**
+ * Reads a page's rows with `query`. A cursor's values were checked for their kinds only: one that
+ * PostgreSQL still cannot take as its column's type (a `number` of 1.5 or 1e300 for an integer
+ * column) raises a data exception (SQLSTATE class 22), which is a bad cursor: a 422 on `cursor`
+ * (not the 422 on `body` that other data exceptions answer).
+ */
+export async function pageRows<T>(
+  start: PageStart<readonly CursorValue[]>,
+  query: PromiseLike<T>,
+): Promise<T> {
+  try {
+    return await query;
+  } catch (error) {
+    const code = (error as { code?: unknown } | undefined)?.code;
+    if (start.after && typeof code === 'string' && code.startsWith('22')) throw badCursor();
+    throw error;
+  }
+}
+
+/**
  * Trims the extra row `pageStart` asked for and makes the cursor past the page's last item.
  * `keyOf` answers a row's sort key in the order and kinds the list decodes.
  */
