@@ -5,6 +5,7 @@ import {
   AppError,
   type CreateAccountBody,
   type CreatedApiKey,
+  cursorTime,
   type PageOf,
   type PageQuery,
   PLAN_RATE_LIMITS,
@@ -135,7 +136,7 @@ export class AccountStore {
     const { after } = start;
     const rows = await this.sql<(AccountRow & { sort_at: string })[]>`
       SELECT id, name, plan, rate_limit_per_minute, created_at, created_at::text AS sort_at FROM gateway.accounts
-      ${after ? this.sql`WHERE (created_at, id) < (${after[0]}::timestamptz, ${after[1]}::uuid)` : this.sql``}
+      ${after ? this.sql`WHERE (created_at, id) < (${cursorTime(this.sql, after[0])}, ${after[1]}::uuid)` : this.sql``}
       ORDER BY created_at DESC, id DESC LIMIT ${start.limit} OFFSET ${start.offset}`;
     const page = pageEnd(rows, start, query.page_size, (row) => [row.sort_at, row.id]);
     const extent = await pageExtent(this.sql, this.sql`gateway.accounts`, start, page);
@@ -173,7 +174,7 @@ export class AccountStore {
     const rows = await this.sql<(KeyRow & { sort_at: string })[]>`
       SELECT id, account_id, name, prefix, scopes, created_at, revoked_at, created_at::text AS sort_at
       FROM gateway.api_keys WHERE account_id = ${accountId}
-      ${after ? this.sql`AND (created_at, id) < (${after[0]}::timestamptz, ${after[1]}::uuid)` : this.sql``}
+      ${after ? this.sql`AND (created_at, id) < (${cursorTime(this.sql, after[0])}, ${after[1]}::uuid)` : this.sql``}
       ORDER BY created_at DESC, id DESC LIMIT ${start.limit} OFFSET ${start.offset}`;
     const page = pageEnd(rows, start, query.page_size, (row) => [row.sort_at, row.id]);
     const from = this.sql`gateway.api_keys WHERE account_id = ${accountId}`;

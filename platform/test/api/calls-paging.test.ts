@@ -126,8 +126,9 @@ describe.each(infraModes())('call list paging (%s)', (mode) => {
     expect(agent.status).toBe(201);
     agentId = agent.body.data.id;
     // Three calls share each creation time, two in the quiet account: the list orders ties by id.
-    await seedHistory(t.databaseUrl, busy.accountId, 60, { sharing: 3 });
-    await seedHistory(t.databaseUrl, quiet.accountId, 47, { sharing: 2 });
+    // The times are a microsecond apart: pages end inside one millisecond.
+    await seedHistory(t.databaseUrl, busy.accountId, 60, { sharing: 3, stepMicroseconds: 1 });
+    await seedHistory(t.databaseUrl, quiet.accountId, 47, { sharing: 2, stepMicroseconds: 1 });
   });
   afterAll(async () => t?.stop());
 

@@ -1,5 +1,6 @@
 import {
   type CallFilters,
+  cursorTime,
   type EventOf,
   type PageExtent,
   type PageQuery,
@@ -202,7 +203,7 @@ export const callRepository = {
         jsonb_build_object('name', agent_snapshot->'name', 'agent_type', agent_snapshot->'agent_type') AS agent_snapshot,
         created_at::text AS sort_at
       FROM call.calls WHERE ${where}
-      ${after ? db`AND (created_at, id) < (${after[0]}::timestamptz, ${after[1]}::uuid)` : db``}
+      ${after ? db`AND (created_at, id) < (${cursorTime(db, after[0])}, ${after[1]}::uuid)` : db``}
       ORDER BY created_at DESC, id DESC LIMIT ${start.limit} OFFSET ${start.offset}`;
     const page = pageEnd(rows, start, query.page_size, (row) => [row.sort_at, row.id]);
     const extent = await pageExtent(db, db`call.calls WHERE ${where}`, start, page);
