@@ -139,7 +139,7 @@ export class CampaignsApp {
     state: ContactState | undefined,
     query: PageQuery,
   ): Promise<PageOf<CampaignContact>> {
-    const start = pageStart(query, ['integer']);
+    const start = pageStart(query, ['number'], 'campaign_contacts');
     const campaign = await this.requireListed(accountId, campaignId);
     const page = await contactRepository.page(this.options.sql, campaignId, state, start, query.page_size);
     const total = listedTotal(storedCounts(campaign), state, {

@@ -2,6 +2,7 @@ import {
   type CampaignCounts,
   type CampaignSettings,
   type CampaignStatus,
+  cursorTime,
   type PageExtent,
   type PageQuery,
   pageEnd,
@@ -136,11 +137,11 @@ export const campaignRepository = {
     status: CampaignStatus | undefined,
     query: PageQuery,
   ): Promise<{ rows: CampaignView[]; extent: PageExtent }> {
-    const start = pageStart(query, ['timestamp', 'uuid']);
+    const start = pageStart(query, ['timestamp', 'uuid'], 'campaigns');
     const where = db`account_id = ${accountId} AND status <> 'draft'
       ${status ? db`AND status = ${status}` : db``}`;
     const after = start.after
-      ? db`AND (created_at, id) < (${start.after[0]!}::timestamptz, ${start.after[1]!}::uuid)`
+      ? db`AND (created_at, id) < (${cursorTime(db, start.after[0])}, ${start.after[1]}::uuid)`
       : db``;
     const rows = await db<(CampaignView & { sort_at: string })[]>`
       SELECT ${db(CAMPAIGN_COLUMNS)}, created_at::text AS sort_at FROM campaign.campaigns

@@ -3,6 +3,7 @@ import {
   type ContactState,
   type PageStart,
   pageEnd,
+  pageRows,
   type Sql,
   type TransactionSql,
 } from '@voice/shared';
@@ -194,9 +195,10 @@ export const contactRepository = {
   },
 
   /**
-   * A page of a campaign's contacts in position order, from `start` (pageStart with one number,
-   * the position: keyset after a cursor, offset for a page number), reading the columns the
-   * public form needs only. Served by the primary key, or contacts_state_idx with a state.
+   * A page of a campaign's contacts in position order, from `start` (pageStart of the list
+   * 'campaign_contacts', its key the position: keyset after a cursor, offset for a page number),
+   * reading the columns the public form needs only. Served by the primary key, or
+   * contacts_state_idx with a state.
    */
   async page(
     db: Db,
@@ -205,11 +207,16 @@ export const contactRepository = {
     start: PageStart,
     pageSize: number,
   ): Promise<{ rows: ContactView[]; nextCursor: string | null }> {
-    const rows = await db<ContactView[]>`
-      SELECT ${db(CONTACT_COLUMNS)} FROM campaign.contacts
-      WHERE campaign_id = ${campaignId} ${state ? db`AND state = ${state}` : db``}
-        ${start.after ? db`AND position > ${start.after[0]!}::bigint` : db``}
-      ORDER BY position LIMIT ${start.limit} OFFSET ${start.offset}`;
+    // A cursor's position that is no integer (1.5, 1e300) fails the comparison's cast: pageRows
+    // answers that as the bad cursor it is.
+    const rows = await pageRows(
+      start,
+      db<ContactView[]>`
+        SELECT ${db(CONTACT_COLUMNS)} FROM campaign.contacts
+        WHERE campaign_id = ${campaignId} ${state ? db`AND state = ${state}` : db``}
+          ${start.after ? db`AND position > ${start.after[0]!}` : db``}
+        ORDER BY position LIMIT ${start.limit} OFFSET ${start.offset}`,
+    );
     return pageEnd(rows, start, pageSize, (r) => [r.position]);
   },
 };
