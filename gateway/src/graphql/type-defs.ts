@@ -237,6 +237,8 @@ export const typeDefs = /* GraphQL */ `
     phoneNumber: String! phoneColumn: String!
     maxConcurrentCalls: Int! retryConfig: RetryConfig status: CampaignStatus! counts: CampaignCounts!
     startAt: DateTime createdAt: DateTime! startedAt: DateTime finishedAt: DateTime
+    "Why preparing the contact list failed (the campaign was cancelled); null otherwise."
+    failureReason: String
   }
   type Contact {
     id: ID! campaignId: ID! position: Int! phoneNumber: String data: JSON! state: ContactState! attempts: Int!
