@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
+import { type CampaignSizeSection, campaignSizeLines } from './campaign-size';
 import type { ConversationSection } from './conversation';
 import { conversationLines } from './conversation/report';
 import type { FairnessSection } from './fairness';
@@ -46,6 +47,7 @@ export interface Report {
       string,
       { contacts: number; cap: number; totalS: number; callsPerS: number; slotMsPerCall: number }
     >;
+    campaignSize?: CampaignSizeSection;
     export?: Record<
       string,
       {
@@ -235,6 +237,7 @@ export function writeReport(path: string, report: Report): void {
     }
     out.push('');
   }
+  if (sec.campaignSize) out.push(...campaignSizeLines(sec.campaignSize, LABELS));
   if (sec.export) {
     out.push(
       '## CSV export',

@@ -162,6 +162,7 @@ describe.each(infraModes())('placing and dialing calls (%s)', (mode) => {
     });
     expect(read.calls_pkey).toBeGreaterThanOrEqual(3);
     expect(read.calls_live_idx).toBe(0);
+    expect(read.calls_account_status_idx ?? 0).toBe(0);
     // The account's dialed calls were counted through its live index: its 5 dialed ones, none of
     // its 2,000 waiting calls nor its ended ones.
     expect(read.calls_account_live_idx).toBeGreaterThanOrEqual(5);
