@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, type TestAccount } from '../support/accounts';
 import { api, type Envelope } from '../support/http';
 import { type PlatformProcess, spawnPlatform, spawnService } from '../support/process';
-import { mostAtOnce, untilNoLiveCalls } from './account-limits-support';
+import { mostDialedAtOnce, untilNoLiveCalls } from './account-limits-support';
 import { completingNumbers, createAgent, FROM } from './campaigns-support';
 
 /** A completed call takes ~0.3-0.6 s of wall time. */
@@ -136,7 +136,7 @@ describe.runIf(infraModes().includes('nats'))(
       expect(rows.filter((r) => r.status !== 'completed').map((r) => r.call_end_reason)).toEqual([]);
       expect(mostSampled).toBeLessThanOrEqual(LIMIT);
       // Every slot was used at some moment (so a limit that did not hold would have shown), none more.
-      expect(mostAtOnce(rows)).toBe(LIMIT);
+      expect(mostDialedAtOnce(rows)).toBe(LIMIT);
     }, 180_000);
   },
 );

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, type TestAccount } from '../support/accounts';
 import { startTestPlatform, type TestPlatform } from '../support/harness';
 import { api, type Envelope, type ErrorEnvelope } from '../support/http';
-import { mostAtOnce, untilNoLiveCalls } from './account-limits-support';
+import { mostDialedAtOnce, untilNoLiveCalls } from './account-limits-support';
 import { campaignApi, completingNumbers, createAgent, FROM } from './campaigns-support';
 
 interface Load {
@@ -180,8 +180,8 @@ describe.each(infraModes())('account concurrency and fair dialing (%s)', (mode) 
       SELECT status, call_end_reason, dialed_at, ended_at FROM call.calls WHERE id = ANY(${ids}::uuid[])`;
     for (const call of calls) expect(call).toMatchObject({ status: 'completed' });
     // Before the change, never more than two at once; after it, the waiting ones went at once.
-    expect(mostAtOnce(calls.filter((c) => c.dialed_at < raisedAt))).toBeLessThanOrEqual(2);
-    expect(mostAtOnce(calls)).toBeGreaterThan(2);
+    expect(mostDialedAtOnce(calls.filter((c) => c.dialed_at < raisedAt))).toBeLessThanOrEqual(2);
+    expect(mostDialedAtOnce(calls)).toBeGreaterThan(2);
     expect(await me(acme.key)).toEqual({ max_concurrent_calls: 6, active_calls: 0, waiting_calls: 0 });
   });
 
@@ -211,10 +211,10 @@ describe.each(infraModes())('account concurrency and fair dialing (%s)', (mode) 
     const calls = await sql<{ dialed_at: Date; ended_at: Date; started_at: Date }[]>`
       SELECT dialed_at, ended_at, started_at FROM call.calls WHERE campaign_id = ${created.id}`;
     expect(calls).toHaveLength(10);
-    expect(mostAtOnce(calls)).toBeLessThanOrEqual(2);
+    expect(mostDialedAtOnce(calls)).toBeLessThanOrEqual(2);
     // Placed (in flight for the campaign) at once: never more than its own cap.
     expect(
-      mostAtOnce(calls.map((c) => ({ dialed_at: c.started_at, ended_at: c.ended_at }))),
+      mostDialedAtOnce(calls.map((c) => ({ dialed_at: c.started_at, ended_at: c.ended_at }))),
     ).toBeLessThanOrEqual(5);
   });
 

@@ -1,72 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createLogger, createSql, migrate, type Sql } from '@voice/shared';
-import { createTestDatabase, infraModes, type TestDatabase } from '@voice/shared/testing';
+import { createTestDatabase, infraModes, mostAtOnce, type TestDatabase } from '@voice/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountLimitRepository } from '../src/db/account-limit-repository';
-import { callRepository, newCallRow } from '../src/db/call-repository';
+import { callRepository } from '../src/db/call-repository';
 import type { CallRow } from '../src/db/call-rows';
 import { migrations } from '../src/db/migrations';
+import { testCallRow } from './support/call-rows';
 
 const log = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', name: 'dial-limits-test' });
 const FALLBACK = 2;
 
-function call(accountId: string, owner: string): CallRow {
-  const now = new Date();
-  const agent = randomUUID();
-  return newCallRow(
-    accountId,
-    {
-      id: randomUUID(),
-      agent_id: agent,
-      agent_snapshot: {
-        id: agent,
-        name: 'Riley',
-        agent_type: 'sales',
-        industry: null,
-        goal: 'Sell',
-        collects: [],
-        language: 'en',
-        voice: 'alloy',
-        ai_model: 'gpt-4o',
-        start_flow: 'Hi',
-        end_flow: 'Bye',
-        prompt_hash: 'hash',
-        prompt_version_id: null,
-      },
-      campaign_id: null,
-      phone_number: '+14155550123',
-      source_number: '+14155550100',
-      metadata: null,
-      started_at: now,
-      prompt_version_id: null,
-      prompt_hash: 'hash',
-      owner,
-      carrier: 'simulated',
-      trunk_id: null,
-    },
-    now,
-  );
-}
+const call = (accountId: string, owner: string): CallRow => testCallRow({ accountId, owner });
 
 /** The most calls of `accountId` dialed and not ended at any one moment, from their timestamps. */
-async function mostAtOnce(sql: Sql, accountId: string): Promise<number> {
+async function mostDialedAtOnce(sql: Sql, accountId: string): Promise<number> {
   const rows = await sql<{ dialed_at: Date; ended_at: Date | null }[]>`
     SELECT dialed_at, ended_at FROM call.calls WHERE account_id = ${accountId} AND dialed_at IS NOT NULL`;
-  const edges: [number, number][] = [];
-  for (const row of rows) {
-    edges.push([row.dialed_at.getTime(), 1]);
-    if (row.ended_at) edges.push([row.ended_at.getTime(), -1]);
-  }
-  // An end and a dial in the same millisecond: the end first (the dial counted it as ended).
-  edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  let live = 0;
-  let most = 0;
-  for (const [, step] of edges) {
-    live += step;
-    most = Math.max(most, live);
-  }
-  return most;
+  return mostAtOnce(rows.map((r) => ({ start: r.dialed_at, end: r.ended_at })));
 }
 
 describe.each(infraModes())('dialing within accounts’ concurrent-call limits (%s)', (mode) => {
@@ -173,6 +125,6 @@ describe.each(infraModes())('dialing within accounts’ concurrent-call limits (
       SELECT count(*)::int AS n FROM call.calls WHERE account_id = ${acme} AND dialed_at IS NOT NULL`;
     expect(count!.n).toBe(120);
     // Every slot was used at some moment (so a lost lock would have shown), none more than it.
-    expect(await mostAtOnce(sql, acme)).toBe(LIMIT);
+    expect(await mostDialedAtOnce(sql, acme)).toBe(LIMIT);
   });
 });

@@ -10,51 +10,18 @@ import {
 import { createTestDatabase, infraModes, type TestDatabase } from '@voice/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountLimitRepository } from '../src/db/account-limit-repository';
-import { callRepository, newCallRow } from '../src/db/call-repository';
+import { callRepository } from '../src/db/call-repository';
 import { migrations } from '../src/db/migrations';
 import { PlacementWriter } from '../src/db/placement-writer';
 import { TransitionWriter } from '../src/db/transition-writer';
+import { testCallRow } from './support/call-rows';
 
 const log = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', name: 'placement-writer-test' });
 const ACCOUNT = randomUUID();
 const AGENT = randomUUID();
 
 function newCall(id: string = randomUUID()) {
-  const now = new Date();
-  const row = newCallRow(
-    ACCOUNT,
-    {
-      id,
-      agent_id: AGENT,
-      agent_snapshot: {
-        id: AGENT,
-        name: 'Riley',
-        agent_type: 'real_estate_lead_qualifier',
-        industry: null,
-        goal: 'Qualify the lead',
-        collects: [],
-        language: 'en',
-        voice: 'alloy',
-        ai_model: 'gpt-4o',
-        start_flow: 'Hi',
-        end_flow: 'Bye',
-        prompt_hash: 'hash',
-        prompt_version_id: null,
-      },
-      campaign_id: null,
-      phone_number: '+14155550123',
-      source_number: '+14155550100',
-      metadata: { n: 1 },
-      started_at: now,
-      prompt_version_id: null,
-      prompt_hash: 'hash',
-      owner: 'test',
-      carrier: 'simulated',
-      trunk_id: null,
-    },
-    now,
-  );
-  return { row };
+  return { row: testCallRow({ id, accountId: ACCOUNT, agentId: AGENT, owner: 'test', metadata: { n: 1 } }) };
 }
 
 describe.each(infraModes())('placing and dialing calls (%s)', (mode) => {
