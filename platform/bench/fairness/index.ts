@@ -26,12 +26,25 @@ export interface FairnessSettings {
   simTimeScale: number;
 }
 
-/** POST-to-dialed of the steady accounts' calls, in ms. */
+/** The steady accounts' calls, in ms: POST-to-dialed, and its two parts. */
 export interface LatencySummary {
   calls: number;
   p50: number;
   p99: number;
   max: number;
+  /** The POST's round trip, as the client saw it. */
+  postP50: number;
+  postP99: number;
+  /** From the call's acceptance (`created_at`) to its dial: the dial queue's part. */
+  queueP50: number;
+  queueP99: number;
+}
+
+/** One steady call's times, ms. */
+interface Timing {
+  total: number;
+  post: number;
+  queue: number;
 }
 
 export interface FairnessRun {
@@ -71,8 +84,9 @@ interface Tenant {
 
 interface Placed {
   id: string;
-  /** Wall clock (ms, fractional) when the POST was sent. */
+  /** Wall clock (ms, fractional) when the POST was sent, and when its answer came. */
   sentAt: number;
+  answeredAt: number;
 }
 
 const now = () => performance.timeOrigin + performance.now();
@@ -107,7 +121,7 @@ async function place(url: string, who: Tenant, n: number): Promise<Placed> {
     key: who.key,
     body: { agent_id: who.agentId, source_number: '+14155550100', phone_number: phone(n) },
   });
-  return { id: placed.data.id, sentAt };
+  return { id: placed.data.id, sentAt, answeredAt: now() };
 }
 
 /** Each steady account places one call a second (staggered) until `until` says stop. */
@@ -128,13 +142,20 @@ async function steady(url: string, tenants: Tenant[], until: () => boolean): Pro
   return placed;
 }
 
-function summary(latencies: number[]): LatencySummary {
-  const sorted = [...latencies].sort((a, b) => a - b);
+function summary(timings: Timing[]): LatencySummary {
+  const sorted = (pick: (t: Timing) => number) => timings.map(pick).sort((a, b) => a - b);
+  const total = sorted((t) => t.total);
+  const post = sorted((t) => t.post);
+  const queue = sorted((t) => t.queue);
   return {
-    calls: sorted.length,
-    p50: percentile(sorted, 50),
-    p99: percentile(sorted, 99),
-    max: sorted.at(-1) ?? Number.NaN,
+    calls: total.length,
+    p50: percentile(total, 50),
+    p99: percentile(total, 99),
+    max: total.at(-1) ?? Number.NaN,
+    postP50: percentile(post, 50),
+    postP99: percentile(post, 99),
+    queueP50: percentile(queue, 50),
+    queueP99: percentile(queue, 99),
   };
 }
 
@@ -170,16 +191,19 @@ async function oneRun(
   }
   const sql = postgres(platform.databaseUrl, { max: 2, onnotice: () => {} });
   try {
-    const dialedAt = async (ids: string[]) =>
-      new Map(
-        (
-          await sql<{ id: string; dialed_at: Date | null }[]>`
-            SELECT id, dialed_at FROM call.calls WHERE id = ANY(${ids}::uuid[])`
-        ).map((r) => [r.id, r.dialed_at?.getTime() ?? Number.NaN]),
-      );
-    const latencies = async (placed: Placed[]) => {
-      const at = await dialedAt(placed.map((p) => p.id));
-      return placed.map((p) => (at.get(p.id) ?? Number.NaN) - p.sentAt);
+    const latencies = async (placed: Placed[]): Promise<Timing[]> => {
+      const rows = await sql<{ id: string; created_at: Date; dialed_at: Date | null }[]>`
+        SELECT id, created_at, dialed_at FROM call.calls WHERE id = ANY(${placed.map((p) => p.id)}::uuid[])`;
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      return placed.map((p) => {
+        const row = byId.get(p.id);
+        const dialed = row?.dialed_at?.getTime() ?? Number.NaN;
+        return {
+          total: dialed - p.sentAt,
+          post: p.answeredAt - p.sentAt,
+          queue: dialed - (row?.created_at.getTime() ?? Number.NaN),
+        };
+      });
     };
 
     log(
