@@ -2,10 +2,12 @@ import { SimulatedCarrier, type TelephonyProvider } from '@voice/call-service';
 import type { Call, CampaignContact, DoNotCallAdded, DoNotCallEntry, PageOf } from '@voice/shared';
 import { infraModes } from '@voice/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestAccount } from '../support/accounts';
+import { createVoiceClient } from '../../../client/src/index';
+import { createKey, type TestAccount } from '../support/accounts';
 import { startTestPlatform, type TestPlatform } from '../support/harness';
 import { api, type Envelope, type ErrorEnvelope } from '../support/http';
 import { campaignApi, createAgent, FROM, pollingAccount } from './campaigns-support';
+import { failure } from './trpc-support';
 
 const SIM_TIME_SCALE = 0.001;
 /** The number whose call the network holds (dialed, silent) until the test releases it. */
@@ -281,5 +283,66 @@ describe.each(infraModes())('the do-not-call list (%s)', (mode) => {
     ]);
     // Another account's callee at the same number is not on this account's list, nor the reverse.
     expect((await entry(globex, number)).status).toBe(404);
+  });
+
+  it('serves the list over GraphQL and tRPC, reading with calls:read and changing with calls:write', async () => {
+    const account = await pollingAccount(t, 'Surfaces');
+    const gql = async (query: string, variables: Record<string, unknown> = {}) =>
+      (
+        await api<{ data?: Record<string, unknown>; errors?: { extensions?: Record<string, unknown> }[] }>(
+          t.url,
+          'POST',
+          '/graphql',
+          { key: account.key, body: { query, variables } },
+        )
+      ).body;
+    const added = await gql(
+      'mutation ($input: AddDoNotCallInput!) { addDoNotCall(input: $input) { added alreadyListed } }',
+      { input: { numbers: ['+14155559001', '+14155559002'], reason: 'By letter', source: 'IMPORT' } },
+    );
+    expect(added).toEqual({ data: { addDoNotCall: { added: 2, alreadyListed: 0 } } });
+    const listed = await gql(
+      '{ doNotCallList(pageSize: 1) { total nextCursor items { number reason source callId createdAt } } }',
+    );
+    expect(listed.data?.doNotCallList).toMatchObject({
+      total: 2,
+      nextCursor: expect.any(String),
+      items: [{ reason: 'By letter', source: 'IMPORT', callId: null }],
+    });
+    const missing = await gql('{ doNotCallEntry(number: "+14155559999") { number } }');
+    expect(missing.data).toEqual({ doNotCallEntry: null });
+    expect(missing.errors?.[0]?.extensions).toMatchObject({ reason: 'DO_NOT_CALL_ENTRY_NOT_FOUND' });
+    expect(await gql('mutation { removeDoNotCall(number: "+14155559001") }')).toEqual({
+      data: { removeDoNotCall: true },
+    });
+
+    const client = createVoiceClient({ url: t.url, apiKey: account.key });
+    expect(await client.doNotCall.get.query({ number: '+14155559002' })).toMatchObject({ source: 'import' });
+    expect(await client.doNotCall.add.mutate({ numbers: ['+14155559003'] })).toEqual({
+      added: 1,
+      already_listed: 0,
+    });
+    expect((await client.doNotCall.list.query({})).items.map((e) => e.number).sort()).toEqual([
+      '+14155559002',
+      '+14155559003',
+    ]);
+    const bad = await failure(client.doNotCall.add.mutate({ numbers: ['+14155559004', 'nope'] }));
+    expect(bad.data).toMatchObject({ code: 'BAD_REQUEST', reason: 'VALIDATION_FAILED' });
+    expect(bad.data?.issues).toEqual([expect.objectContaining({ loc: ['input', 'numbers', 1] })]);
+    expect((await failure(client.doNotCall.get.query({ number: '+14155559004' }))).data).toMatchObject({
+      httpStatus: 404,
+    });
+
+    const readOnly = createVoiceClient({
+      url: t.url,
+      apiKey: await createKey(t, account.accountId, ['calls:read']),
+    });
+    expect((await readOnly.doNotCall.list.query({})).total).toBe(2);
+    expect((await failure(readOnly.doNotCall.remove.mutate({ number: '+14155559002' }))).data).toMatchObject({
+      httpStatus: 403,
+    });
+    const agentsOnly = await createKey(t, account.accountId, ['agents:read']);
+    const refused = await api(t.url, 'GET', '/v1/do-not-call', { key: agentsOnly });
+    expect(refused.status).toBe(403);
   });
 });
