@@ -9,6 +9,7 @@ import Fastify, {
 } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { AccountStore } from './auth/account-store';
+import { CallLimitSync } from './auth/call-limits';
 import { KeySessions } from './auth/key-sessions';
 import { GatewayClient } from './clients/gateway-client';
 import type { GatewayDeps } from './deps';
@@ -197,10 +198,12 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
     if (closing) reply.header('connection', 'close');
   });
 
+  const client = new GatewayClient(options.bus);
   const deps: GatewayDeps = {
-    client: new GatewayClient(options.bus),
+    client,
     sql: options.sql,
     accounts: new AccountStore(options.sql),
+    callLimits: new CallLimitSync(options.sql, client, options.log),
     sessions,
     limiter,
     version: options.version ?? '1.0.0',
@@ -211,7 +214,9 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   };
   deps.live.start();
   sessions.start();
+  deps.callLimits.start();
   app.addHook('onClose', () => deps.live.stop());
+  app.addHook('onClose', () => deps.callLimits.stop());
   app.addHook('onClose', () => sessions.stop());
   // Unused leased places go back before the owner of the database connection ends it.
   app.addHook('onClose', () => limiter.close());

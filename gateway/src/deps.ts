@@ -1,5 +1,6 @@
 import type { RecordingStore, Sql } from '@voice/shared';
 import type { AccountStore } from './auth/account-store';
+import type { CallLimitSync } from './auth/call-limits';
 import type { KeySessions } from './auth/key-sessions';
 import type { GatewayClient } from './clients/gateway-client';
 import type { EventHub } from './live/event-hub';
@@ -11,6 +12,8 @@ export interface GatewayDeps {
   client: GatewayClient;
   sql: Sql;
   accounts: AccountStore;
+  /** Carries accounts' concurrent-call limits to the call service (which enforces them). */
+  callLimits: CallLimitSync;
   /** Long-lived connections (graphql-ws sockets, tRPC SSE streams) by key: a revocation ends them. */
   sessions: KeySessions;
   limiter: RateLimiter;

@@ -3,6 +3,8 @@ import { cpus, totalmem } from 'node:os';
 import { type CampaignSizeSection, campaignSizeLines } from './campaign-size';
 import type { ConversationSection } from './conversation';
 import { conversationLines } from './conversation/report';
+import type { FairnessSection } from './fairness';
+import { fairnessLines } from './fairness/report';
 import { type FanoutRun, fanoutSummary } from './fanout';
 import { type RunResult, summary } from './http-load';
 import { median } from './support';
@@ -59,6 +61,7 @@ export interface Report {
     >;
     telephony?: TelephonySection;
     conversation?: ConversationSection;
+    fairness?: FairnessSection;
   };
 }
 
@@ -256,6 +259,7 @@ export function writeReport(path: string, report: Report): void {
   }
   if (sec.telephony) out.push(...telephonyLines(sec.telephony, m.cpus));
   if (sec.conversation) out.push(...conversationLines(sec.conversation));
+  if (sec.fairness) out.push(...fairnessLines(sec.fairness));
   const previous = existsSync(path) ? readFileSync(path, 'utf8') : '';
   const notes = previous.includes(NOTES_MARKER)
     ? previous.slice(previous.indexOf(NOTES_MARKER))

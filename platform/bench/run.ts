@@ -2,14 +2,14 @@
  * `pnpm bench`: the platform (embedded default and NATS topology) side by side with reference
  * servers, in interleaved rounds, and real SIP calls against sipp, written to BENCHMARKS.md. Not
  * pass/fail: targets are reported as met or not. BENCH_QUICK=1 for a short run,
- * BENCH_ONLY=get,list,post,fanout,campaign,campaign-size,export,telephony,conversation (or the names as arguments:
- * `pnpm bench telephony`) for some sections (both written to .data/bench/ instead),
+ * BENCH_ONLY=get,list,post,fanout,campaign,campaign-size,export,telephony,conversation,fairness (or the
+ * names as arguments: `pnpm bench telephony`) for some sections (both written to .data/bench/ instead),
  * BENCH_CPU_PROF=<dir> for CPU profiles of the platform, BENCH_NODE_FLAGS for other node flags of
  * its processes (and of the telephony bench's calling process). BENCH_TELEPHONY_CALLS=50,100 sets
  * the concurrent call counts. The conversation section's knobs: BENCH_CONVERSATION_CALLS (calls
  * one after another, default 2), BENCH_CONVERSATION_HANGOVERS (shorter end-of-utterance waits to
  * run too, ms, default 400), BENCH_CONVERSATION_BARGE_INS (default 10), BENCH_CONVERSATION_LEVELS
- * (concurrent calls, default 4,8; e.g. 4,8,16).
+ * (concurrent calls, default 4,8; e.g. 4,8,16). BENCH_FAIRNESS_BURST: the fairness section's burst (10,000).
  * NATS_URL / DATABASE_URL (admin URL of a PostgreSQL server; a scratch database is made in it)
  * default to 127.0.0.1:4222 and postgres@127.0.0.1:5432.
  */
@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import postgres from 'postgres';
 import { campaignSizeRun, contactList } from './campaign-size';
 import { type ConversationBenchSettings, conversationRun } from './conversation';
+import { type FairnessSettings, fairnessRun } from './fairness';
 import { type FanoutRun, type FanoutTarget, fanoutRun, graphqlConnector, wsConnector } from './fanout';
 import { interleaved, type RunResult, type Target } from './http-load';
 import type { FanoutCommand, FanoutDone } from './publisher';
@@ -42,7 +43,9 @@ const QUICK = process.env.BENCH_QUICK === '1';
 const PLATFORM_SECTIONS = ['get', 'list', 'post', 'fanout', 'campaign', 'campaign-size', 'export'];
 const ONLY = process.argv.length > 2 ? process.argv.slice(2).join(',') : process.env.BENCH_ONLY;
 const SECTIONS = new Set(
-  (ONLY ?? [...PLATFORM_SECTIONS, 'telephony', 'conversation'].join(',')).split(',').map((s) => s.trim()),
+  (ONLY ?? [...PLATFORM_SECTIONS, 'telephony', 'conversation', 'fairness'].join(','))
+    .split(',')
+    .map((s) => s.trim()),
 );
 const SETTINGS = QUICK
   ? {
@@ -88,6 +91,14 @@ const CONVERSATION: ConversationBenchSettings = {
   ttsRepeats: QUICK ? 1 : 3,
   adminDatabaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
 };
+const FAIRNESS: FairnessSettings = {
+  burst: Number(process.env.BENCH_FAIRNESS_BURST ?? (QUICK ? 2000 : 10_000)),
+  burstConnections: 20,
+  steadyAccounts: 10,
+  idleSeconds: QUICK ? 10 : 30,
+  dialsPerSecond: 100,
+  simTimeScale: 0.001,
+};
 const LIST_CALLS = 1000;
 const FANOUT_ACCOUNTS = 100;
 const FANOUT_CLIENTS = 1000;
@@ -128,6 +139,21 @@ async function main(): Promise<void> {
   if (SECTIONS.has('conversation')) {
     log('conversation: real conversations with the local engines against scripted baresip callees');
     report.sections.conversation = await conversationRun(CONVERSATION, logDir, log);
+  }
+  if (SECTIONS.has('fairness')) {
+    log(
+      `fairness: one account bursts ${FAIRNESS.burst} calls while ${FAIRNESS.steadyAccounts} others place one a second`,
+    );
+    report.sections.fairness = await fairnessRun(
+      FAIRNESS,
+      {
+        natsUrl: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+        adminDatabaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+        logDir,
+        logLevel: process.env.BENCH_LOG_LEVEL,
+      },
+      log,
+    );
   }
   if (PLATFORM_SECTIONS.some((s) => SECTIONS.has(s))) {
     const stopped = await platformSections(report, logDir);

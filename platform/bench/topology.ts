@@ -30,6 +30,8 @@ export interface BenchEnv {
   dataDir: string;
   /** The platform's own log level (its default unless BENCH_LOG_LEVEL says otherwise). */
   logLevel: string | undefined;
+  /** CALL_DIALS_PER_SECOND (the platform's default unless set). */
+  callDialsPerSecond?: string | undefined;
 }
 
 function platformEnv(env: BenchEnv): Record<string, string | undefined> {
@@ -38,6 +40,7 @@ function platformEnv(env: BenchEnv): Record<string, string | undefined> {
     RECORDING_URL_SECRET: env.recordingSecret,
     SIM_TIME_SCALE: env.simTimeScale,
     LOG_LEVEL: env.logLevel,
+    CALL_DIALS_PER_SECOND: env.callDialsPerSecond,
     PORT: '0',
     // Every bench client (1,000 fan-out subscribers among them) comes from this one address, as
     // from a proxy in front: the per-address connection cap would refuse most of them.

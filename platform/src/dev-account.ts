@@ -1,6 +1,6 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AccountStore } from '@voice/gateway';
+import type { GatewayDeps } from '@voice/gateway';
 import type { Config, Logger } from '@voice/shared';
 
 const KEY_FILE = 'dev-api-key';
@@ -15,16 +15,19 @@ async function readSavedKey(path: string): Promise<string | undefined> {
 
 /**
  * The embedded default's development account (plan pro) and its key: VOICE_DEV_API_KEY when set,
- * else the key generated on first start and kept in DATA_DIR so restarts print the same key.
+ * else the key generated on first start and kept in DATA_DIR so restarts print the same key. A new
+ * account's concurrent-call limit goes to the call service as an admin-created one's does.
  */
 export async function ensureDevelopmentKey(
-  accounts: AccountStore,
+  { accounts, callLimits }: Pick<GatewayDeps, 'accounts' | 'callLimits'>,
   config: Config,
   log: Logger,
 ): Promise<string> {
-  const account =
-    (await accounts.findDevelopmentAccount()) ??
-    (await accounts.createAccount({ name: 'Development', plan: 'pro', isDevelopment: true }));
+  let account = await accounts.findDevelopmentAccount();
+  if (!account) {
+    account = await accounts.createAccount({ name: 'Development', plan: 'pro', isDevelopment: true });
+    await callLimits.push(account.id);
+  }
   const keyFile = join(config.DATA_DIR, KEY_FILE);
   let wanted = config.VOICE_DEV_API_KEY ?? (await readSavedKey(keyFile));
   const status = wanted ? await accounts.keyStatus(wanted) : 'absent';

@@ -168,7 +168,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         publicUrl: config.PUBLIC_BASE_URL,
         ...(options.surfaces ? { surfaces: options.surfaces } : {}),
       });
-      if (options.embedded) devKey = await ensureDevelopmentKey(gateway.deps.accounts, config, log);
+      if (options.embedded) devKey = await ensureDevelopmentKey(gateway.deps, config, log);
       signal?.throwIfAborted();
       url = await gateway.app.listen({ port: config.PORT, host: config.HOST });
     }

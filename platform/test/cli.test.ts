@@ -42,6 +42,49 @@ describe('operator CLI (pnpm voice)', () => {
     expect((await api(t.url, 'GET', '/v1/me', { key: key.key })).status).toBe(401);
   });
 
+  it('sets an account’s concurrent-call limit at creation and changes it, back to the plan’s default too', async () => {
+    const json = async (...args: string[]) => JSON.parse((await voice(...args, '--json')).stdout);
+    const account = await json(
+      'accounts',
+      'create',
+      '--name',
+      'Calls Co',
+      '--plan',
+      'pro',
+      '--max-calls',
+      '5',
+    );
+    expect(account).toMatchObject({ plan: 'pro', max_concurrent_calls: 5 });
+    expect(await json('accounts', 'update', account.id, '--max-calls', '40')).toMatchObject({
+      max_concurrent_calls: 40,
+    });
+    expect(await json('accounts', 'update', account.id, '--max-calls', 'default')).toMatchObject({
+      max_concurrent_calls: 20,
+    });
+    expect(
+      await json(
+        'accounts',
+        'update',
+        account.id,
+        '--plan',
+        'enterprise',
+        '--rate-limit',
+        '900',
+        '--max-calls',
+        '500',
+      ),
+    ).toMatchObject({ plan: 'enterprise', rate_limit_per_minute: 900, max_concurrent_calls: 500 });
+    expect(await json('accounts', 'get', account.id)).toMatchObject({ max_concurrent_calls: 500 });
+    await expect(voice('accounts', 'update', account.id, '--max-calls', '0')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('422 body.max_concurrent_calls'),
+    });
+    await expect(voice('accounts', 'update', account.id, '--max-calls', 'lots')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('--max-calls must be a whole number'),
+    });
+  });
+
   it('pages accounts by cursor as by number', async () => {
     for (const name of ['Paged A', 'Paged B']) await voice('accounts', 'create', '--name', name);
     const list = async (...args: string[]) =>

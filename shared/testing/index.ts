@@ -2,5 +2,6 @@ export * from './calls';
 export * from './database';
 export * from './infra';
 export * from './metrics';
+export * from './overlap';
 export * from './paging';
 export * from './process';

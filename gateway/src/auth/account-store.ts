@@ -8,6 +8,7 @@ import {
   cursorTime,
   type PageOf,
   type PageQuery,
+  PLAN_MAX_CONCURRENT_CALLS,
   PLAN_RATE_LIMITS,
   type Plan,
   type Principal,
@@ -17,8 +18,11 @@ import {
   SCOPES,
   type Scope,
   type Sql,
+  type TransactionSql,
   toPage,
+  type UpdateAccountBody,
 } from '@voice/shared';
+import { applyAccountChange } from './account-changes';
 import { displayPrefix, generateApiKey, hashApiKey, sameDigest } from './keys';
 
 interface AccountRow {
@@ -26,6 +30,8 @@ interface AccountRow {
   name: string;
   plan: Plan;
   rate_limit_per_minute: number | null;
+  /** NULL: the plan's default. */
+  max_concurrent_calls: number | null;
   created_at: Date;
 }
 
@@ -51,12 +57,22 @@ export function effectiveRateLimit(plan: Plan, override: number | null): number 
   return plan === 'enterprise' ? PLAN_RATE_LIMITS.pro : PLAN_RATE_LIMITS[plan];
 }
 
+/** What toAccount reads. */
+function accountColumns(db: Sql | TransactionSql) {
+  return db`id, name, plan, rate_limit_per_minute, max_concurrent_calls, created_at`;
+}
+
+export function effectiveCallLimit(plan: Plan, override: number | null): number {
+  return override ?? PLAN_MAX_CONCURRENT_CALLS[plan];
+}
+
 function toAccount(row: AccountRow): Account {
   return {
     id: row.id,
     name: row.name,
     plan: row.plan,
     rate_limit_per_minute: effectiveRateLimit(row.plan, row.rate_limit_per_minute),
+    max_concurrent_calls: effectiveCallLimit(row.plan, row.max_concurrent_calls),
     created_at: row.created_at.toISOString(),
   };
 }
@@ -110,22 +126,56 @@ export class AccountStore {
 
   async createAccount(input: CreateAccountBody & { isDevelopment?: boolean }): Promise<Account> {
     const [row] = await this.sql<AccountRow[]>`
-      INSERT INTO gateway.accounts (id, name, plan, rate_limit_per_minute, is_development)
-      VALUES (${randomUUID()}, ${input.name}, ${input.plan}, ${input.rate_limit_per_minute ?? null}, ${input.isDevelopment ?? false})
-      RETURNING id, name, plan, rate_limit_per_minute, created_at`;
+      INSERT INTO gateway.accounts (id, name, plan, rate_limit_per_minute, max_concurrent_calls, is_development)
+      VALUES (${randomUUID()}, ${input.name}, ${input.plan}, ${input.rate_limit_per_minute ?? null},
+              ${input.max_concurrent_calls ?? null}, ${input.isDevelopment ?? false})
+      RETURNING ${accountColumns(this.sql)}`;
     return toAccount(row!);
+  }
+
+  /**
+   * Changes an account's plan, rate limit or concurrent-call limit (422 when the result breaks the
+   * plan's rules, 404 for no such account). A change of the effective concurrent-call limit is
+   * stamped (strictly later than the last, to the millisecond the push carries) and marked for the
+   * call service (CallLimitSync).
+   */
+  async updateAccount(id: string, change: UpdateAccountBody): Promise<Account> {
+    const row = await this.sql.begin(async (tx) => {
+      const [current] = await tx<AccountRow[]>`
+        SELECT ${accountColumns(tx)} FROM gateway.accounts WHERE id = ${id} FOR UPDATE`;
+      if (!current) throw new AppError('ACCOUNT_NOT_FOUND');
+      const next = applyAccountChange(current, change);
+      if (!next.ok) throw new AppError('VALIDATION_FAILED', next.issues);
+      const { plan, rate_limit_per_minute, max_concurrent_calls } = next.settings;
+      const limitChanged =
+        effectiveCallLimit(plan, max_concurrent_calls) !==
+        effectiveCallLimit(current.plan, current.max_concurrent_calls);
+      const [updated] = await tx<AccountRow[]>`
+        UPDATE gateway.accounts SET plan = ${plan}, rate_limit_per_minute = ${rate_limit_per_minute},
+          max_concurrent_calls = ${max_concurrent_calls}
+          ${
+            limitChanged
+              ? tx`, call_limit_synced = false, call_limit_changed_at = greatest(
+                  date_trunc('milliseconds', clock_timestamp()),
+                  date_trunc('milliseconds', call_limit_changed_at) + interval '1 millisecond')`
+              : tx``
+          }
+        WHERE id = ${id} RETURNING ${accountColumns(tx)}`;
+      return updated!;
+    });
+    return toAccount(row);
   }
 
   async getAccount(id: string): Promise<Account> {
     const [row] = await this.sql<AccountRow[]>`
-      SELECT id, name, plan, rate_limit_per_minute, created_at FROM gateway.accounts WHERE id = ${id}`;
+      SELECT ${accountColumns(this.sql)} FROM gateway.accounts WHERE id = ${id}`;
     if (!row) throw new AppError('ACCOUNT_NOT_FOUND');
     return toAccount(row);
   }
 
   async findDevelopmentAccount(): Promise<Account | undefined> {
     const [row] = await this.sql<AccountRow[]>`
-      SELECT id, name, plan, rate_limit_per_minute, created_at FROM gateway.accounts
+      SELECT ${accountColumns(this.sql)} FROM gateway.accounts
       WHERE is_development ORDER BY created_at LIMIT 1`;
     return row ? toAccount(row) : undefined;
   }
@@ -135,7 +185,7 @@ export class AccountStore {
     const start = pageStart(query, ['timestamp', 'uuid'], 'accounts');
     const { after } = start;
     const rows = await this.sql<(AccountRow & { sort_at: string })[]>`
-      SELECT id, name, plan, rate_limit_per_minute, created_at, created_at::text AS sort_at FROM gateway.accounts
+      SELECT ${accountColumns(this.sql)}, created_at::text AS sort_at FROM gateway.accounts
       ${after ? this.sql`WHERE (created_at, id) < (${cursorTime(this.sql, after[0])}, ${after[1]}::uuid)` : this.sql``}
       ORDER BY created_at DESC, id DESC LIMIT ${start.limit} OFFSET ${start.offset}`;
     const page = pageEnd(rows, start, query.page_size, (row) => [row.sort_at, row.id]);

@@ -200,9 +200,11 @@ export const typeDefs = /* GraphQL */ `
   }
   type Language { code: ID! name: String! nativeName: String! }
   type AiModel { id: ID! name: String! provider: String! description: String! default: Boolean! }
-  type Me { account: MeAccount! key: MeKey! }
+  type Me { account: MeAccount! key: MeKey! calls: MeCalls! }
   type MeAccount { id: ID! name: String! plan: Plan! rateLimitPerMinute: Int! }
   type MeKey { id: ID! scopes: [Scope!]! }
+  "The account's calls now: its limit of calls dialed at once, those dialed and not ended, those waiting for a slot."
+  type MeCalls { maxConcurrentCalls: Int! activeCalls: Int! waitingCalls: Int! }
 
   type WebhookConfig { url: String! events: [WebhookEvent!]! hasSecret: Boolean! }
   type Agent {

@@ -6,8 +6,11 @@ const USAGE = `Operator CLI for the Voice Agent Calling platform (talks to the a
 Usage: pnpm voice <command> [options]
 
   accounts create --name <name> [--plan free|pro|enterprise] [--rate-limit <per minute>]
+                  [--max-calls <concurrent calls>]
   accounts list [--page <n> | --cursor <next_cursor>] [--page-size <n>]
   accounts get <account_id>
+  accounts update <account_id> [--plan free|pro|enterprise] [--rate-limit <per minute>]
+                  [--max-calls <concurrent calls>|default]
   keys create --account <account_id> [--name <name>] [--scopes agents:read,calls:write,...]
   keys list --account <account_id> [--page <n> | --cursor <next_cursor>] [--page-size <n>]
   keys revoke <key_id>
@@ -19,6 +22,7 @@ const OPTIONS = {
   name: { type: 'string' },
   plan: { type: 'string' },
   'rate-limit': { type: 'string' },
+  'max-calls': { type: 'string' },
   account: { type: 'string' },
   scopes: { type: 'string' },
   page: { type: 'string' },
@@ -41,6 +45,17 @@ function integer(value: string | undefined, flag: string): number | undefined {
   return Number(value);
 }
 
+function rateLimit(value: string | undefined): Record<string, number> {
+  return value ? { rate_limit_per_minute: integer(value, 'rate-limit')! } : {};
+}
+
+/** --max-calls: a number, or `default` for the plan's (update only). */
+function maxCalls(value: string | undefined, allowDefault: boolean): Record<string, number | null> {
+  if (value === undefined) return {};
+  if (allowDefault && value === 'default') return { max_concurrent_calls: null };
+  return { max_concurrent_calls: integer(value, 'max-calls')! };
+}
+
 async function run(client: AdminClient, words: string[], values: Values): Promise<unknown> {
   const [group, action, id] = words;
   const pageQuery = new URLSearchParams({
@@ -53,9 +68,14 @@ async function run(client: AdminClient, words: string[], values: Values): Promis
       return client.request('POST', '/admin/accounts', {
         name: need(values.name, 'name'),
         plan: values.plan ?? 'free',
-        ...(values['rate-limit']
-          ? { rate_limit_per_minute: integer(values['rate-limit'], 'rate-limit') }
-          : {}),
+        ...rateLimit(values['rate-limit']),
+        ...maxCalls(values['max-calls'], false),
+      });
+    case 'accounts update':
+      return client.request('PATCH', `/admin/accounts/${encodeURIComponent(need(id, 'account_id'))}`, {
+        ...(values.plan ? { plan: values.plan } : {}),
+        ...rateLimit(values['rate-limit']),
+        ...maxCalls(values['max-calls'], true),
       });
     case 'accounts list':
       return client.request('GET', `/admin/accounts?${pageQuery}`);

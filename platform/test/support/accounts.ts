@@ -13,7 +13,14 @@ export type AdminApi = Pick<TestPlatform, 'url' | 'adminToken'>;
 /** A fresh account with one key (full access unless scopes are given), through the admin API. */
 export async function createAccount(
   t: AdminApi,
-  options: { plan?: string; scopes?: string[]; name?: string; rateLimitPerMinute?: number } = {},
+  options: {
+    plan?: string;
+    scopes?: string[];
+    name?: string;
+    rateLimitPerMinute?: number;
+    /** Calls dialed at once (default: the plan's). */
+    maxConcurrentCalls?: number;
+  } = {},
 ): Promise<TestAccount & { keyId: string }> {
   const account = await api<Envelope<{ id: string }>>(t.url, 'POST', '/admin/accounts', {
     key: t.adminToken,
@@ -21,6 +28,7 @@ export async function createAccount(
       name: options.name ?? 'Test account',
       plan: options.plan ?? 'pro',
       ...(options.rateLimitPerMinute ? { rate_limit_per_minute: options.rateLimitPerMinute } : {}),
+      ...(options.maxConcurrentCalls ? { max_concurrent_calls: options.maxConcurrentCalls } : {}),
     },
   });
   expect(account.status).toBe(201);

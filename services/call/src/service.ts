@@ -11,6 +11,7 @@ import {
   startOutboxRelay,
   TELEPHONY,
 } from '@voice/shared';
+import { AccountLimitsApp } from './app/account-limits';
 import { CallExport } from './app/call-export';
 import { startCallKeeper } from './app/call-keeper';
 import { CallsApp } from './app/calls';
@@ -62,13 +63,26 @@ export function createCallService(deps: ServiceDeps, options: CallServiceOptions
     leaseSeconds: config.CALL_LEASE_SECONDS,
     metrics: deps.metrics,
   });
+  const limits = new AccountLimitsApp({
+    sql: deps.sql,
+    log: deps.log,
+    changed: (accountId) => calls.limitChanged(accountId),
+    unknown: (accountId) => calls.warnUnknownLimit(accountId),
+  });
   return defineService({
     name: 'call',
     subscriptions: [
       serveHealth(deps, 'call', { telephony: provider.info }),
       agents.listen(),
       sip.consume((callId, event) => calls.apply(callId, event)),
-      ...serveCalls(deps, calls, new CallExport(deps.sql), new RecordingsApp(deps.sql, provider), doNotCall),
+      ...serveCalls(
+        deps,
+        calls,
+        new CallExport(deps.sql),
+        new RecordingsApp(deps.sql, provider),
+        doNotCall,
+        limits,
+      ),
     ],
     background: [
       () =>

@@ -1,52 +1,27 @@
 import { randomUUID } from 'node:crypto';
-import { createLogger, createSql, eventEnvelope, migrate, type Sql } from '@voice/shared';
+import {
+  createLogger,
+  createSql,
+  eventEnvelope,
+  migrate,
+  type Sql,
+  type TransactionSql,
+} from '@voice/shared';
 import { createTestDatabase, infraModes, type TestDatabase } from '@voice/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callRepository, newCallRow } from '../src/db/call-repository';
+import { accountLimitRepository } from '../src/db/account-limit-repository';
+import { callRepository } from '../src/db/call-repository';
 import { migrations } from '../src/db/migrations';
 import { PlacementWriter } from '../src/db/placement-writer';
 import { TransitionWriter } from '../src/db/transition-writer';
+import { testCallRow } from './support/call-rows';
 
 const log = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', name: 'placement-writer-test' });
 const ACCOUNT = randomUUID();
 const AGENT = randomUUID();
 
 function newCall(id: string = randomUUID()) {
-  const now = new Date();
-  const row = newCallRow(
-    ACCOUNT,
-    {
-      id,
-      agent_id: AGENT,
-      agent_snapshot: {
-        id: AGENT,
-        name: 'Riley',
-        agent_type: 'real_estate_lead_qualifier',
-        industry: null,
-        goal: 'Qualify the lead',
-        collects: [],
-        language: 'en',
-        voice: 'alloy',
-        ai_model: 'gpt-4o',
-        start_flow: 'Hi',
-        end_flow: 'Bye',
-        prompt_hash: 'hash',
-        prompt_version_id: null,
-      },
-      campaign_id: null,
-      phone_number: '+14155550123',
-      source_number: '+14155550100',
-      metadata: { n: 1 },
-      started_at: now,
-      prompt_version_id: null,
-      prompt_hash: 'hash',
-      owner: 'test',
-      carrier: 'simulated',
-      trunk_id: null,
-    },
-    now,
-  );
-  return { row };
+  return { row: testCallRow({ id, accountId: ACCOUNT, agentId: AGENT, owner: 'test', metadata: { n: 1 } }) };
 }
 
 describe.each(infraModes())('placing and dialing calls (%s)', (mode) => {
@@ -114,10 +89,11 @@ describe.each(infraModes())('placing and dialing calls (%s)', (mode) => {
     expect(await writer.place(fine.row)).toBe(false);
   });
 
-  it('marks queued calls dialed by their ids, never walking every live call; marking them dialed is a HOT update', async () => {
+  it('marks queued calls dialed by their ids, never walking every live call nor the account’s waiting ones', async () => {
     const writer = new PlacementWriter(sql, { concurrency: 1 });
     const template = newCall();
     await writer.place(template.row);
+    await accountLimitRepository.set(sql, ACCOUNT, 1000, new Date());
     // Statistics taken while the table held only ended calls, then a backlog of 2,000 queued
     // calls: what a service sees between analyses when a burst arrives.
     const copies = (count: number, status: string) => sql`
@@ -128,26 +104,36 @@ describe.each(infraModes())('placing and dialing calls (%s)', (mode) => {
     await sql`UPDATE call.calls SET status = 'completed' WHERE id = ${template.row.id}`;
     await sql`ANALYZE call.calls`;
     await copies(2000, 'initializing');
-    const batch = await sql<{ id: string }[]>`
-      SELECT id FROM call.calls WHERE status = 'initializing' AND dialed_at IS NULL LIMIT 3`;
-    const reads = await sql.begin(async (tx) => {
-      const marked = await callRepository.markDialed(
-        tx,
-        'test',
-        batch.map((b) => b.id),
+    const waiting = await sql<{ id: string }[]>`
+      SELECT id FROM call.calls WHERE status = 'initializing' AND dialed_at IS NULL LIMIT 8`;
+    const calls = waiting.map((w) => ({ id: w.id, account_id: ACCOUNT }));
+    const [before, batch] = [calls.slice(0, 5), calls.slice(5)];
+    await sql.begin((tx) => callRepository.markDialed(tx, 'test', before, 2));
+    // Index entries returned by scans, as this connection counts them (not flushed yet).
+    const indexReads = async (tx: TransactionSql) =>
+      new Map(
+        (
+          await tx<{ index: string; tuples: number }[]>`
+            SELECT c.relname AS index, pg_stat_get_xact_tuples_returned(c.oid)::int AS tuples
+            FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = 'call.calls'::regclass`
+        ).map((r) => [r.index, r.tuples]),
       );
-      expect(marked.map((m) => m.id).sort()).toEqual(batch.map((b) => b.id).sort());
-      // Marking changes no indexed column, and pages keep room (fillfactor): HOT updates.
-      const [hot] = await tx<{ n: number }[]>`
-        SELECT pg_stat_get_xact_tuples_hot_updated('call.calls'::regclass)::int AS n`;
-      expect(hot!.n).toBe(3);
-      return tx<{ index: string; tuples: number }[]>`
-        SELECT c.relname AS index, pg_stat_get_xact_tuples_returned(c.oid)::int AS tuples
-        FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = 'call.calls'::regclass`;
+    const read = await sql.begin(async (tx) => {
+      const start = await indexReads(tx);
+      const marked = await callRepository.markDialed(tx, 'test', batch, 2);
+      expect(marked.dialed.map((m) => m.id).sort()).toEqual(batch.map((b) => b.id).sort());
+      expect(marked.held).toEqual([]);
+      expect(marked.accounts).toEqual([{ account_id: ACCOUNT, limit: 1000, known: true, free: 992 }]);
+      const end = await indexReads(tx);
+      return Object.fromEntries([...end].map(([index, n]) => [index, n - (start.get(index) ?? 0)]));
     });
-    const read = Object.fromEntries(reads.map((r) => [r.index, r.tuples]));
     expect(read.calls_pkey).toBeGreaterThanOrEqual(3);
     expect(read.calls_live_idx).toBe(0);
+    expect(read.calls_account_status_idx ?? 0).toBe(0);
+    // The account's dialed calls were counted through its live index: its 5 dialed ones, none of
+    // its 2,000 waiting calls nor its ended ones.
+    expect(read.calls_account_live_idx).toBeGreaterThanOrEqual(5);
+    expect(read.calls_account_live_idx).toBeLessThan(10);
   });
 
   it('moves calls that change together in one statement, each only from the sequence it knew, with its history and its CALL_ENDED', async () => {
@@ -158,7 +144,7 @@ describe.each(infraModes())('placing and dialing calls (%s)', (mode) => {
       all.map((c) => c.row),
     );
     // Marked dialed in the database only: the driver's row still says null, and must not undo it.
-    await callRepository.markDialed(sql, 'test', [ended!.row.id]);
+    await sql.begin((tx) => callRepository.markDialed(tx, 'test', [ended!.row], 2));
     const at = new Date();
     const ringingRow = (c: ReturnType<typeof newCall>) => ({
       ...c.row,

@@ -10,6 +10,15 @@ export type Plan = z.infer<typeof Plan>;
 export const PLAN_RATE_LIMITS: Record<Exclude<Plan, 'enterprise'>, number> = { free: 60, pro: 300 };
 export const PUBLIC_RATE_LIMIT_PER_IP = 300;
 
+/**
+ * Calls an account may have dialed and not yet ended at once, by plan, unless an operator set the
+ * account's own number (1..10,000). Calls over it wait in `initializing` and are dialed as slots
+ * free: never refused for capacity.
+ */
+export const PLAN_MAX_CONCURRENT_CALLS: Record<Plan, number> = { free: 2, pro: 20, enterprise: 200 };
+export const MAX_CONCURRENT_CALLS_LIMIT = 10_000;
+export const MaxConcurrentCalls = z.number().int().min(1).max(MAX_CONCURRENT_CALLS_LIMIT);
+
 /** The SIP trunk scopes (`/v1/sip-trunks`): reading trunks, and adding, changing or removing them. */
 export const TRUNK_SCOPES = ['trunks:read', 'trunks:write'] as const;
 
@@ -34,6 +43,10 @@ export const Account = z
     name: z.string(),
     plan: Plan,
     rate_limit_per_minute: z.number().int(),
+    max_concurrent_calls: z
+      .number()
+      .int()
+      .describe('Calls dialed at once at most (the plan default unless set); more wait in initializing'),
     created_at: DateTime,
   })
   .meta({ id: 'Account' });
@@ -44,6 +57,8 @@ export const CreateAccountBody = z
     name: nameText(100),
     plan: Plan.default('free'),
     rate_limit_per_minute: RateLimitPerMinute.optional(),
+    /** Omitted: the plan's default (free 2, pro 20, enterprise 200). */
+    max_concurrent_calls: MaxConcurrentCalls.optional(),
   })
   .refine((b) => b.plan !== 'enterprise' || b.rate_limit_per_minute !== undefined, {
     message: 'enterprise accounts need rate_limit_per_minute',
@@ -54,6 +69,32 @@ export const CreateAccountBody = z
     path: ['rate_limit_per_minute'],
   });
 export type CreateAccountBody = z.infer<typeof CreateAccountBody>;
+
+/**
+ * An operator's change of an account: any of its plan, rate limit and concurrent calls. A null
+ * `max_concurrent_calls` goes back to the plan's default. The rate limit rule of creation holds for
+ * the result: enterprise accounts carry their own number, other plans the plan's (a move away from
+ * enterprise drops the account's own number).
+ */
+export const UpdateAccountBody = z
+  .object({
+    plan: Plan.optional(),
+    rate_limit_per_minute: RateLimitPerMinute.optional(),
+    max_concurrent_calls: MaxConcurrentCalls.nullable().optional(),
+  })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), {
+    message: 'nothing to change: give plan, rate_limit_per_minute or max_concurrent_calls',
+  })
+  .meta({ id: 'UpdateAccount' });
+export type UpdateAccountBody = z.infer<typeof UpdateAccountBody>;
+
+/** An account's calls now, as the call service counts them across all its instances. */
+export const AccountLoad = z.object({
+  max_concurrent_calls: z.number().int().describe('Calls dialed at once at most'),
+  active_calls: z.number().int().describe('Calls dialed and not yet ended'),
+  waiting_calls: z.number().int().describe('Calls accepted that wait in initializing for a free slot'),
+});
+export type AccountLoad = z.infer<typeof AccountLoad>;
 
 export const ApiKeyInfo = z
   .object({

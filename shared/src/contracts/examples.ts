@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { CreateAccountBody, CreateApiKeyBody } from './account';
+import type { CreateAccountBody, CreateApiKeyBody, UpdateAccountBody } from './account';
 import type { CreateAgentBody, SaveInstructionsBody, SavePromptVersionBody, UpdateAgentBody } from './agent';
 import type { MakeCallBody } from './call';
 import type { CreateCampaignBody } from './campaign';
@@ -78,6 +78,7 @@ export const REQUEST_EXAMPLES = {
     max_concurrent_calls: 40,
   } satisfies z.input<typeof UpdateSipTrunkBody>,
   createAccount: { name: 'Acme Realty', plan: 'pro' } satisfies z.input<typeof CreateAccountBody>,
+  updateAccount: { max_concurrent_calls: 50 } satisfies z.input<typeof UpdateAccountBody>,
   createApiKey: {
     name: 'CRM integration',
     scopes: ['agents:read', 'calls:read', 'calls:write'],

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AccountLoad, MaxConcurrentCalls } from './account';
 import {
   Agent,
   AgentPrompt,
@@ -32,7 +33,7 @@ import {
   ListContactsQuery,
   StartCampaignRequest,
 } from './campaign';
-import { E164, Page, PageQuery, Uuid } from './common';
+import { DateTime, E164, Page, PageQuery, Uuid } from './common';
 import { AgentType, AgentTypesRequest, AiModel, Industry, Language, Voice } from './discovery';
 import { AddDoNotCallChunk, DoNotCallAdded, DoNotCallEntry, DoNotCallNumberRequest } from './do-not-call';
 import { rpc } from './rpc-contract';
@@ -154,6 +155,18 @@ export const CALL = {
   /** Internal, unscoped: only the gateway calls these, after verifying a signed recording link. */
   recordingInfo: rpc('call.recording_info', z.object({ call_id: Uuid }), RecordingInfo),
   recordingChunk: rpc('call.recording_chunk', RecordingChunkRequest, RecordingChunk),
+  /**
+   * Internal, unscoped: the gateway's admin routes set an account's concurrent-call limit (its
+   * effective number, plan default resolved). Idempotent; `changed_at` orders pushes, so an older
+   * one arriving late changes nothing (`applied: false`).
+   */
+  setAccountLimit: rpc(
+    'call.set_account_limit',
+    z.object({ account_id: Uuid, max_concurrent_calls: MaxConcurrentCalls, changed_at: DateTime }),
+    z.object({ account_id: Uuid, max_concurrent_calls: z.number().int(), applied: z.boolean() }),
+  ),
+  /** Account-scoped: the account's limit and its calls dialed and waiting now (GET /v1/me). */
+  accountLoad: rpc('call.account_load', Empty, AccountLoad),
 } as const;
 
 /**

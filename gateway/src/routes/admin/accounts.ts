@@ -8,6 +8,7 @@ import {
   Page,
   PageQuery,
   REQUEST_EXAMPLES,
+  UpdateAccountBody,
   Uuid,
 } from '@voice/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -23,7 +24,10 @@ const AccountParams = z.object({ account_id: Uuid });
 const KeyParams = z.object({ key_id: Uuid });
 
 /** Operator API: present only when ADMIN_TOKEN is set (otherwise every /admin path is a 404). */
-export const adminRoutes: FastifyPluginAsyncZod<GatewayDeps> = async (app, { accounts, limiter }) => {
+export const adminRoutes: FastifyPluginAsyncZod<GatewayDeps> = async (
+  app,
+  { accounts, limiter, callLimits },
+) => {
   const config = { auth: ADMIN };
 
   app.post(
@@ -35,15 +39,51 @@ export const adminRoutes: FastifyPluginAsyncZod<GatewayDeps> = async (app, { acc
         tags: ['Admin'],
         summary: 'Create an account',
         description:
-          'Plans: free (60 requests/min), pro (300/min), enterprise (rate_limit_per_minute required).',
+          'Plans: free (60 requests/min, 2 concurrent calls), pro (300/min, 20 calls), enterprise ' +
+          '(rate_limit_per_minute required, 200 calls). max_concurrent_calls (1..10,000) overrides the ' +
+          'plan’s number of calls dialed at once; calls over it wait in initializing.',
         security,
         body: CreateAccountBody,
         bodyExample: REQUEST_EXAMPLES.createAccount,
         response: { 201: Envelope(Account).describe('The new account'), ...errorResponses(401, 415, 422) },
       },
     },
-    async (request, reply) =>
-      reply.code(201).send(envelope(request, await accounts.createAccount(request.body))),
+    async (request, reply) => {
+      const account = await accounts.createAccount(request.body);
+      // Confirmed before the answer, so the account's first calls already have their limit; a call
+      // service that did not answer gets it later (CallLimitSync retries).
+      await callLimits.push(account.id);
+      return reply.code(201).send(envelope(request, account));
+    },
+  );
+
+  app.patch(
+    '/admin/accounts/:account_id',
+    {
+      config,
+      schema: {
+        operationId: operationId('admin.accounts.update'),
+        tags: ['Admin'],
+        summary: 'Change an account',
+        description:
+          'Changes its plan, rate_limit_per_minute (enterprise only) or max_concurrent_calls (1..10,000; ' +
+          'null = the plan’s default). A lower max_concurrent_calls lets calls in progress finish; new ' +
+          'ones wait until the account is under it.',
+        security,
+        params: AccountParams,
+        body: UpdateAccountBody,
+        bodyExample: REQUEST_EXAMPLES.updateAccount,
+        response: {
+          200: Envelope(Account).describe('The account as changed'),
+          ...errorResponses(401, 404, 415, 422),
+        },
+      },
+    },
+    async (request) => {
+      const account = await accounts.updateAccount(request.params.account_id, request.body);
+      await callLimits.push(account.id);
+      return envelope(request, account);
+    },
   );
 
   app.get(

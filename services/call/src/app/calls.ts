@@ -14,6 +14,7 @@ import {
   type NewEvent,
   type PageOf,
   type PageQuery,
+  PLAN_MAX_CONCURRENT_CALLS,
   requireAccount,
   type Sql,
   type TrunkRoute,
@@ -37,7 +38,7 @@ import type { PromptStore } from '../db/prompt-store';
 import { TransitionWriter } from '../db/transition-writer';
 import { isFinal } from '../domain/lifecycle';
 import { recordTransitionEvents, statusEvent, transitionEvents } from './call-events';
-import { DialQueue } from './dial-queue';
+import { type DialOutcome, DialQueue } from './dial-queue';
 import type { DoNotCallApp } from './do-not-call';
 import { type CallMetrics, callMetrics } from './metrics';
 import { transitionFor } from './transitions';
@@ -67,6 +68,12 @@ export interface CallsOptions {
   /** The account's do-not-call list: a call to a listed number is refused (DO_NOT_CALL). */
   doNotCall: Pick<DoNotCallApp, 'refuseListed'>;
 }
+
+/**
+ * The limit of an account whose own never reached this service (the gateway pushes every account's
+ * at creation, on change, and at its start for any not yet delivered): the free plan's.
+ */
+const UNKNOWN_ACCOUNT_LIMIT = PLAN_MAX_CONCURRENT_CALLS.free;
 
 function dialRequest(row: CallRow, dialedAt: Date): DialRequest {
   const agent = row.agent_snapshot;
@@ -122,11 +129,13 @@ export class CallsApp {
     });
     this.metrics =
       options.metrics &&
-      callMetrics(
-        options.metrics,
-        () => this.live.size,
-        () => this.queue.size,
-      );
+      callMetrics(options.metrics, {
+        live: () => this.live.size,
+        waiting: () => this.queue.size,
+        liveByAccount: () => this.liveByAccount(),
+        waitingByAccount: () => this.queue.waitingByAccount(),
+        heldAccounts: () => this.queue.heldAccounts(),
+      });
   }
 
   /**
@@ -276,19 +285,52 @@ export class CallsApp {
     this.hand(row, stage, row.dialed_at);
   }
 
-  /** Marks a batch of waiting calls dialed, then hands each to the carrier from the start. */
-  private async dialBatch(rows: CallRow[]): Promise<void> {
-    const dialed = await callRepository.markDialed(
-      this.options.sql,
-      this.options.instanceId,
-      rows.map((row) => row.id),
+  /**
+   * Marks a batch of waiting calls dialed, each within its account's concurrent-call limit, then
+   * hands those to the carrier from the start; the rest wait in the queue for a slot.
+   */
+  private async dialBatch(rows: CallRow[]): Promise<DialOutcome> {
+    const marks = await transaction(this.options.sql, (tx) =>
+      callRepository.markDialed(tx, this.options.instanceId, rows, UNKNOWN_ACCOUNT_LIMIT),
     );
-    if (this.stopped) return; // the leases are released: a replica or restart dials them
-    const at = new Map(dialed.map((d) => [d.id, d.dialed_at]));
+    for (const account of marks.accounts) if (!account.known) this.warnUnknownLimit(account.account_id);
+    const outcome: DialOutcome = {
+      held: new Set(marks.held),
+      free: new Map(marks.accounts.map((a) => [a.account_id, a.free])),
+    };
+    if (marks.held.length > 0) this.metrics?.held(marks.held.length);
+    if (this.stopped) return outcome; // the leases are released: a replica or restart dials them
+    const at = new Map(marks.dialed.map((d) => [d.id, d.dialed_at]));
     for (const row of rows) {
       const dialedAt = at.get(row.id);
       if (dialedAt) this.hand(row, 'initializing', dialedAt);
     }
+    return outcome;
+  }
+
+  private readonly warnedUnknown = new Set<string>();
+
+  /** Once per account and instance (bounded): its limit never reached this service. */
+  warnUnknownLimit(accountId: string): void {
+    if (this.warnedUnknown.has(accountId)) return;
+    if (this.warnedUnknown.size >= 1000) this.warnedUnknown.clear();
+    this.warnedUnknown.add(accountId);
+    this.options.log.warn(
+      { account_id: accountId, max_concurrent_calls: UNKNOWN_ACCOUNT_LIMIT },
+      'no concurrent-call limit stored for this account (the gateway pushes it); holding it to the free plan default',
+    );
+  }
+
+  /** The account's limit changed: its waiting calls here are tried again at once. */
+  limitChanged(accountId: string): void {
+    this.queue.freed(accountId, Number.POSITIVE_INFINITY);
+  }
+
+  /** Live calls driven here, by account. */
+  private liveByAccount(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const row of this.rows.values()) counts.set(row.account_id, (counts.get(row.account_id) ?? 0) + 1);
+    return counts;
   }
 
   private hand(row: CallRow, stage: CarrierStage, dialedAt: Date): void {
@@ -331,6 +373,7 @@ export class CallsApp {
       if (await this.transitions.advance(known, updated, event.at, endedEnvelope)) {
         this.remember(updated);
         this.metrics?.transitioned(updated.status);
+        if (isFinal(updated.status)) this.queue.freed(updated.account_id);
         if (live) this.announce(live);
         return;
       }
@@ -348,10 +391,11 @@ export class CallsApp {
       const updated = await callRepository.transition(tx, row, changes, event.at);
       const live = await recordTransitionEvents(tx, updated, row.status);
       this.remember(updated);
-      return { status: updated.status, live };
+      return { status: updated.status, accountId: updated.account_id, live };
     });
     if (!entered) return;
     this.metrics?.transitioned(entered.status);
+    if (isFinal(entered.status)) this.queue.freed(entered.accountId);
     if (entered.live) this.announce(entered.live);
   }
 
@@ -403,7 +447,10 @@ export class CallsApp {
       await recordTransitionEvents(tx, updated, row.status);
       return row;
     });
-    if (ended) this.metrics?.transitioned('failed');
+    if (ended) {
+      this.metrics?.transitioned('failed');
+      this.queue.freed(ended.account_id);
+    }
     this.options.log.warn({ call_id: callId }, 'ended a stuck call as failed (timeout)');
     const session = this.live.get(callId);
     if (session) await session.hangUp().catch(() => undefined);

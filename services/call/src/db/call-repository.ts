@@ -32,6 +32,25 @@ export type NewCall = Pick<
 >;
 export type CallChanges = Partial<Omit<CallRow, 'id' | 'account_id' | 'created_at'>>;
 
+/** What markDialed did with a batch. */
+export interface DialMarks {
+  dialed: { id: string; dialed_at: Date }[];
+  /** Calls whose account is at its limit: not dialed, still waiting. */
+  held: string[];
+  /** Each account of the batch: its limit (`known` false: the fallback), and slots free now. */
+  accounts: { account_id: string; limit: number; known: boolean; free: number }[];
+}
+
+interface DialMarkRow {
+  kind: 'dialed' | 'held' | 'account';
+  id: string | null;
+  account_id: string;
+  dialed_at: Date | null;
+  cap: number | null;
+  known: boolean | null;
+  free: number | null;
+}
+
 /**
  * A new call's row as the database will hold it, built here so that its first event (which
  * carries the record) is written in the same statement as the row.
@@ -158,19 +177,78 @@ export const callRepository = {
   },
 
   /**
-   * Marks queued calls of `owner` as handed to the carrier now; answers those it marked (a call
-   * taken over by another instance, or ended meanwhile, is not dialed here).
+   * Marks queued calls of `owner` as handed to the carrier now (in a transaction of its own: the
+   * accounts' locks are held until it ends), each only while its account has
+   * fewer calls dialed and not ended than its limit (`fallbackLimit` for an account the gateway has
+   * not told us of yet). Exact across instances: the accounts' advisory locks are taken first, in
+   * one order (no deadlock), so every instance's count of an account's dialed calls sees the dials
+   * committed before it. Calls over the limit are `held` (they wait); a call taken over by another
+   * instance, or ended meanwhile, is neither dialed nor held. `dialed_at` is the clock after the
+   * count, so an ended call's `ended_at` is never after the dial that took its slot.
    *
-   * The status test is written `(...) IS TRUE` so the planner cannot prove the partial live index
+   * The status tests are written `(...) IS TRUE` so the planner cannot prove the partial live index
    * applies: with `status = 'initializing'` it may pick that index (small by stale statistics) and
    * walk every live call, thousands while a backlog waits, instead of looking up these few ids.
    */
-  async markDialed(db: Db, owner: string, ids: string[]): Promise<{ id: string; dialed_at: Date }[]> {
-    return db<{ id: string; dialed_at: Date }[]>`
-      UPDATE call.calls SET dialed_at = date_trunc('milliseconds', now())
-      WHERE id = ANY(${ids}::uuid[]) AND owner = ${owner} AND dialed_at IS NULL
-        AND (status = 'initializing') IS TRUE
-      RETURNING id, dialed_at`;
+  async markDialed(
+    tx: TransactionSql,
+    owner: string,
+    calls: readonly Pick<CallRow, 'id' | 'account_id'>[],
+    fallbackLimit: number,
+  ): Promise<DialMarks> {
+    const ids = calls.map((c) => c.id);
+    const accountIds = calls.map((c) => c.account_id);
+    await tx`
+        SELECT count(pg_advisory_xact_lock(hashtext('call.account_dials'), k)) FROM (
+          SELECT DISTINCT hashtext(a::text) AS k FROM unnest(${accountIds}::uuid[]) a ORDER BY 1) keys`;
+    const rows = await tx<DialMarkRow[]>`
+        WITH wanted AS (
+          SELECT w.id, w.account_id, w.n
+          FROM unnest(${ids}::uuid[], ${accountIds}::uuid[]) WITH ORDINALITY AS w(id, account_id, n)
+        ), eligible AS (
+          SELECT w.id, w.account_id, w.n FROM wanted w JOIN call.calls c ON c.id = w.id
+          WHERE c.account_id = w.account_id AND c.owner = ${owner} AND c.dialed_at IS NULL
+            AND (c.status = 'initializing') IS TRUE
+        ), limits AS (
+          SELECT a.account_id, coalesce(l.max_concurrent_calls, ${fallbackLimit}) AS cap,
+            l.account_id IS NOT NULL AS known,
+            -- Written as calls_account_live_idx's predicate, so that index serves it (migration 011).
+            (SELECT count(*) FROM call.calls d WHERE d.account_id = a.account_id AND d.dialed_at IS NOT NULL
+              AND d.status NOT IN ('completed', 'no_answer', 'failed', 'voicemail', 'busy'))::int AS active
+          FROM (SELECT DISTINCT account_id FROM wanted) a
+          LEFT JOIN call.account_limits l ON l.account_id = a.account_id
+        ), ranked AS (
+          SELECT e.id, e.account_id, row_number() OVER (PARTITION BY e.account_id ORDER BY e.n) AS r
+          FROM eligible e
+        ), marked AS (
+          UPDATE call.calls c SET dialed_at = date_trunc('milliseconds', clock_timestamp())
+          FROM ranked r JOIN limits l ON l.account_id = r.account_id
+          WHERE c.id = r.id AND r.r <= l.cap - l.active AND c.owner = ${owner} AND c.dialed_at IS NULL
+            AND (c.status = 'initializing') IS TRUE
+          RETURNING c.id, c.account_id, c.dialed_at
+        )
+        SELECT 'dialed' AS kind, id, account_id, dialed_at, NULL::int AS cap, NULL::boolean AS known,
+          NULL::int AS free FROM marked
+        UNION ALL
+        SELECT 'held', r.id, r.account_id, NULL, NULL, NULL, NULL
+        FROM ranked r JOIN limits l ON l.account_id = r.account_id WHERE r.r > l.cap - l.active
+        UNION ALL
+        SELECT 'account', NULL, l.account_id, NULL, l.cap, l.known,
+          greatest(0, l.cap - l.active - (SELECT count(*) FROM marked m WHERE m.account_id = l.account_id))::int
+        FROM limits l`;
+    const marks: DialMarks = { dialed: [], held: [], accounts: [] };
+    for (const row of rows) {
+      if (row.kind === 'dialed') marks.dialed.push({ id: row.id!, dialed_at: row.dialed_at! });
+      else if (row.kind === 'held') marks.held.push(row.id!);
+      else
+        marks.accounts.push({
+          account_id: row.account_id,
+          limit: row.cap!,
+          known: row.known!,
+          free: row.free!,
+        });
+    }
+    return marks;
   },
 
   /**

@@ -6,6 +6,7 @@ import {
   type Subscription,
   serveRpc,
 } from '@voice/shared';
+import type { AccountLimitsApp } from '../app/account-limits';
 import type { CallExport } from '../app/call-export';
 import type { CallsApp } from '../app/calls';
 import type { DoNotCallApp } from '../app/do-not-call';
@@ -18,6 +19,7 @@ export function serveCalls(
   exports: CallExport,
   recordings: RecordingsApp,
   doNotCall: DoNotCallApp,
+  limits: AccountLimitsApp,
 ): Subscription[] {
   const options = { queue: 'call', log: deps.log };
   return [
@@ -57,5 +59,8 @@ export function serveCalls(
       ({ number }, ctx) => doNotCall.remove(requireAccount(ctx), number),
       options,
     ),
+    // Internal and unscoped, like the recording subjects: only the gateway's admin routes send it.
+    serveRpc(deps.bus, CALL.setAccountLimit, (request) => limits.set(request), options),
+    serveRpc(deps.bus, CALL.accountLoad, (_request, ctx) => limits.load(requireAccount(ctx)), options),
   ];
 }
