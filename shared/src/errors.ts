@@ -17,6 +17,7 @@ export const errorCatalogue = {
   PROMPT_VERSION_NOT_FOUND: { status: 404, message: 'Prompt version not found' },
   DELIVERY_NOT_FOUND: { status: 404, message: 'Webhook delivery not found' },
   SIP_TRUNK_NOT_FOUND: { status: 404, message: 'SIP trunk not found' },
+  DO_NOT_CALL_ENTRY_NOT_FOUND: { status: 404, message: 'This number is not on the do-not-call list' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed on this endpoint' },
   REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in time' },
   URI_TOO_LONG: { status: 414, message: 'Request URL too long' },
@@ -40,6 +41,7 @@ export const errorCatalogue = {
       'No SIP trunk carries calls from this source number, the account has no default trunk, and the ' +
       'simulated carrier is off',
   },
+  DO_NOT_CALL: { status: 422, message: 'This number is on the account\u2019s do-not-call list' },
   RATE_LIMITED: { status: 429, message: 'Rate limit exceeded' },
   INTERNAL: { status: 500, message: 'Internal server error' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'A backing service is unavailable' },

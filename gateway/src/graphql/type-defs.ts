@@ -147,6 +147,18 @@ export const typeDefs = /* GraphQL */ `
     "It has no number under phoneColumn." MISSING_PHONE
     "Its number is not a valid E.164 number." INVALID_PHONE
     "An earlier contact has the same number." DUPLICATE
+    "Its number was on the account's do-not-call list when its turn to be dialed came." DO_NOT_CALL
+  }
+  "Where a do-not-call entry came from."
+  enum DoNotCallSource {
+    "Added through the API." API
+    "Added from an import (a client's own label)." IMPORT
+    "The callee asked not to be called again during a call." OPT_OUT
+  }
+  "Where numbers being added to the do-not-call list came from."
+  enum DoNotCallAddSource {
+    "Added through the API (the default)." API
+    "Added from an import." IMPORT
   }
   "An account's plan, which sets its rate limit."
   enum Plan {
@@ -267,6 +279,13 @@ export const typeDefs = /* GraphQL */ `
     status: SipTrunkHealthStatus! checkedAt: DateTime latencyMs: Int sipCode: Int detail: String
   }
 
+  "A number the account never calls: a call to it is refused, a campaign contact on it skipped."
+  type DoNotCallEntry {
+    number: String! reason: String source: DoNotCallSource! callId: ID createdAt: DateTime!
+  }
+  "What an add to the do-not-call list listed."
+  type DoNotCallAdded { added: Int! alreadyListed: Int! }
+
   type BulkRedelivery { queued: Int! hasMore: Boolean! deliveries: [Redelivery!]! }
   type Redelivery { id: ID! redeliveryOf: ID! eventId: ID! }
 
@@ -276,6 +295,7 @@ ${page('CallPage', 'Call', 'calls')}
 ${page('CampaignPage', 'Campaign', 'campaigns')}
 ${page('ContactPage', 'Contact', 'campaign contacts')}
 ${page('SipTrunkPage', 'SipTrunk', 'SIP trunks')}
+${page('DoNotCallPage', 'DoNotCallEntry', 'do-not-call numbers')}
 ${page('WebhookDeliveryPage', 'WebhookDelivery', 'webhook deliveries')}
 
   input WebhookConfigInput {
@@ -303,6 +323,8 @@ ${page('WebhookDeliveryPage', 'WebhookDelivery', 'webhook deliveries')}
     name: String uri: String username: String password: String numbers: [String!] isDefault: Boolean
     maxConcurrentCalls: Int callsPerSecond: Float ringTimeoutSeconds: Int codecs: [SipCodec!]
   }
+  "Numbers to add to the do-not-call list, with one reason and source for all."
+  input AddDoNotCallInput { numbers: [String!]! reason: String source: DoNotCallAddSource }
   input MakeCallInput { agentId: ID! sourceNumber: String! phoneNumber: String! metadata: JSON }
   input RetryConfigInput { onStatuses: [RetryableStatus!] maxRetries: Int intervalSeconds: Int }
   input CreateCampaignInput {

@@ -41,7 +41,8 @@ export const CALL_OPERATIONS = {
         `is \`simulated\`. Its test numbers pick the outcome by the dialed number\u2019s last four digits: ` +
         `${describeTestNumbers()}. Send an ` +
         '`Idempotency-Key` to make retries safe: a repeat with the same body returns the first response and dials ' +
-        'nobody; the same key with another body is a 409. Keys are kept 24 hours per account.',
+        'nobody; the same key with another body is a 409. Keys are kept 24 hours per account. A number on the ' +
+        'account\u2019s do-not-call list (GET /v1/do-not-call) is refused: 422 `DO_NOT_CALL` on `phone_number`.',
       body: MakeCallBody,
       bodyExample: REQUEST_EXAMPLES.makeCall,
       status: 201,

@@ -2,6 +2,7 @@ import { AGENT_OPERATIONS } from './agents';
 import { CALL_OPERATIONS } from './calls';
 import { CAMPAIGN_OPERATIONS } from './campaigns';
 import { DISCOVERY_OPERATIONS } from './discovery';
+import { DO_NOT_CALL_OPERATIONS } from './do-not-call';
 import { me } from './me';
 import { named } from './operation';
 import { PROMPT_OPERATIONS } from './prompts';
@@ -29,6 +30,7 @@ export const OPERATIONS = named({
   ...AGENT_OPERATIONS,
   ...PROMPT_OPERATIONS,
   ...CALL_OPERATIONS,
+  ...DO_NOT_CALL_OPERATIONS,
   ...CAMPAIGN_OPERATIONS,
   ...WEBHOOK_OPERATIONS,
   ...SIP_TRUNK_OPERATIONS,

@@ -86,6 +86,12 @@ export const openapiPlugin = fp<OpenApiOptions>(
               'cost nothing. call_end_reason and ended_by take the values listed in the Call schema.',
           },
           {
+            name: 'Do-not-call list',
+            description:
+              'Numbers the account never calls: a call to one is refused (422), a campaign contact on one ' +
+              'skipped; a callee who asks not to be called again is added automatically',
+          },
+          {
             name: 'Campaigns',
             description: 'Calls to a list of contacts, at most max_concurrent_calls at a time, with retries',
           },

@@ -15,6 +15,7 @@ import { AccountLimitsApp } from './app/account-limits';
 import { CallExport } from './app/call-export';
 import { startCallKeeper } from './app/call-keeper';
 import { CallsApp } from './app/calls';
+import { DoNotCallApp } from './app/do-not-call';
 import { RecordingsApp } from './app/recordings';
 import { SimulatedCarrier, SipCarrier, type TelephonyProvider } from './carrier/index';
 import { PromptStore } from './db/prompt-store';
@@ -46,7 +47,9 @@ export function createCallService(deps: ServiceDeps, options: CallServiceOptions
   const agents = new AgentCopies(deps.bus, deps.log, (ctx, agentId) =>
     callRpc(deps.bus, AGENT.snapshot, { agent_id: agentId }, ctx),
   );
+  const doNotCall = new DoNotCallApp(deps.sql);
   const calls = new CallsApp({
+    doNotCall,
     agents,
     dialsPerSecond: config.CALL_DIALS_PER_SECOND,
     sql: deps.sql,
@@ -72,7 +75,14 @@ export function createCallService(deps: ServiceDeps, options: CallServiceOptions
       serveHealth(deps, 'call', { telephony: provider.info }),
       agents.listen(),
       sip.consume((callId, event) => calls.apply(callId, event)),
-      ...serveCalls(deps, calls, new CallExport(deps.sql), new RecordingsApp(deps.sql, provider), limits),
+      ...serveCalls(
+        deps,
+        calls,
+        new CallExport(deps.sql),
+        new RecordingsApp(deps.sql, provider),
+        doNotCall,
+        limits,
+      ),
     ],
     background: [
       () =>

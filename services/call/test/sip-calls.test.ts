@@ -477,6 +477,12 @@ describe.each(infraModes())('calls over a SIP trunk, through the telephony servi
       { opted_out: boolean }[]
     >`SELECT opted_out FROM call.calls WHERE id = ${placed.id}`;
     expect(stored?.opted_out).toBe(true);
+    // The callee is on the account's do-not-call list from the statement that ended the call; the
+    // entry is removed so that the later tests may call the same number.
+    const [listed] = await sql<{ source: string; call_id: string }[]>`
+      SELECT source, call_id FROM call.do_not_call WHERE account_id = ${accountId} AND number = ${CALLEE}`;
+    expect(listed).toEqual({ source: 'opt_out', call_id: placed.id });
+    await sql`DELETE FROM call.do_not_call WHERE account_id = ${accountId}`;
   });
 
   it('places a call no trunk carries through the default network, and names it', async () => {

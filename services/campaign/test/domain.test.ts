@@ -194,6 +194,10 @@ describe('afterPlacementError', () => {
     }
     expect(afterPlacementError(undefined)).toBe('retry');
   });
+
+  it('skips the contact when its number is on the do-not-call list', () => {
+    expect(afterPlacementError('DO_NOT_CALL')).toBe('skip');
+  });
 });
 
 describe('countsFrom', () => {

@@ -190,8 +190,8 @@ export const Call = z
       // Records from call service instances older than the field (events in flight) read as before.
       .default(false)
       .describe(
-        'The person called asked not to be called again; false until the call ended, and for simulated ' +
-          'calls except the opt-out test number',
+        'The person called asked not to be called again (the number is then on the account\u2019s do-not-call ' +
+          'list, source `opt_out`); false until the call ended, and for simulated calls except the opt-out test number',
       ),
     ai_cost: z.number().describe('Cost of the agent\u2019s model for this call'),
     telephony_cost: z.number().describe('Cost of carrying the call'),

@@ -165,7 +165,8 @@ export const CONTACT_STATES = [
 export const ContactState = z.enum(CONTACT_STATES);
 export type ContactState = z.infer<typeof ContactState>;
 
-export const SKIP_REASONS = ['missing_phone', 'invalid_phone', 'duplicate'] as const;
+/** `do_not_call`: the number is on the account's do-not-call list when the contact's turn to be dialed came. */
+export const SKIP_REASONS = ['missing_phone', 'invalid_phone', 'duplicate', 'do_not_call'] as const;
 export const SkipReason = z.enum(SKIP_REASONS);
 export type SkipReason = z.infer<typeof SkipReason>;
 

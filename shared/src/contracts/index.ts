@@ -9,6 +9,7 @@ export * from './call';
 export * from './campaign';
 export * from './common';
 export * from './discovery';
+export * from './do-not-call';
 export * from './events';
 export * from './examples';
 export * from './notices';

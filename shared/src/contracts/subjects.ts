@@ -35,6 +35,7 @@ import {
 } from './campaign';
 import { DateTime, E164, Page, PageQuery, Uuid } from './common';
 import { AgentType, AgentTypesRequest, AiModel, Industry, Language, Voice } from './discovery';
+import { AddDoNotCallChunk, DoNotCallAdded, DoNotCallEntry, DoNotCallNumberRequest } from './do-not-call';
 import { rpc } from './rpc-contract';
 import {
   CreateSipTrunkBody,
@@ -166,6 +167,18 @@ export const CALL = {
   ),
   /** Account-scoped: the account's limit and its calls dialed and waiting now (GET /v1/me). */
   accountLoad: rpc('call.account_load', Empty, AccountLoad),
+} as const;
+
+/**
+ * Account-scoped, served by the call service, which refuses a call to a listed number (DO_NOT_CALL,
+ * 422): the account's do-not-call list. Another account's entry is not found.
+ */
+export const DO_NOT_CALL = {
+  /** One chunk of an add, stored in one statement (all of it or none). */
+  add: rpc('do_not_call.add', AddDoNotCallChunk, DoNotCallAdded),
+  list: rpc('do_not_call.list', PageQuery, Page(DoNotCallEntry)),
+  get: rpc('do_not_call.get', DoNotCallNumberRequest, DoNotCallEntry),
+  remove: rpc('do_not_call.remove', DoNotCallNumberRequest, Deleted),
 } as const;
 
 const CampaignIdRequest = z.object({ campaign_id: Uuid });

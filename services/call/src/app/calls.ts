@@ -39,6 +39,7 @@ import { TransitionWriter } from '../db/transition-writer';
 import { isFinal } from '../domain/lifecycle';
 import { recordTransitionEvents, statusEvent, transitionEvents } from './call-events';
 import { type DialOutcome, DialQueue } from './dial-queue';
+import type { DoNotCallApp } from './do-not-call';
 import { type CallMetrics, callMetrics } from './metrics';
 import { transitionFor } from './transitions';
 
@@ -64,6 +65,8 @@ export interface CallsOptions {
   agents: AgentCopies<AgentSnapshot>;
   /** Calls handed to the carrier per second by this instance (CALL_DIALS_PER_SECOND). */
   dialsPerSecond: number;
+  /** The account's do-not-call list: a call to a listed number is refused (DO_NOT_CALL). */
+  doNotCall: Pick<DoNotCallApp, 'refuseListed'>;
 }
 
 /**
@@ -151,12 +154,16 @@ export class CallsApp {
     let agent: Awaited<ReturnType<typeof this.options.agents.get>>;
     let route: TrunkRoute;
     try {
-      // Asked together (one round trip's wait); an agent that is not found is said first.
-      const [agentAnswer, routeAnswer] = await Promise.allSettled([
+      // Asked together (one round trip's wait); an agent that is not found is said first. The
+      // do-not-call list is read at every placement, so a number listed after a campaign started
+      // is refused when its contact's turn comes (the campaign skips it for DO_NOT_CALL).
+      const [agentAnswer, routeAnswer, listedAnswer] = await Promise.allSettled([
         this.options.agents.get(ctx, body.agent_id),
         this.routeOf(ctx, body.source_number),
+        this.options.doNotCall.refuseListed(accountId, body.phone_number),
       ]);
       if (agentAnswer.status === 'rejected') throw agentAnswer.reason;
+      if (listedAnswer.status === 'rejected') throw listedAnswer.reason;
       if (routeAnswer.status === 'rejected') throw routeAnswer.reason;
       agent = agentAnswer.value;
       route = routeAnswer.value;

@@ -116,6 +116,21 @@ function changedValues(from: CallRow, to: CallRow): Record<string, unknown> {
   return values;
 }
 
+/**
+ * `opted_out AS (...)`, a step of a statement whose `changed` step answers moved calls with their
+ * account_id, phone_number and opted_out: a callee who asked not to be called again is put on the
+ * account's do-not-call list by the statement that ends the call (all or nothing with it). A number
+ * listed already keeps its entry.
+ */
+function optOuts(db: Db) {
+  return db`opted_out AS (
+    INSERT INTO call.do_not_call (account_id, number, reason, source, call_id)
+    SELECT account_id, phone_number, 'The callee asked not to be called again', 'opt_out', id
+    FROM changed WHERE opted_out
+    ON CONFLICT (account_id, number) DO NOTHING
+  )`;
+}
+
 /** Filters of the list and the export, always within one account. */
 function filtered(db: Db, accountId: string, filters: CallFilters) {
   return db`
@@ -334,11 +349,11 @@ export const callRepository = {
         UPDATE call.calls c SET ${assignments}
         FROM input i CROSS JOIN LATERAL jsonb_populate_record(null::call.calls, i.changes) r
         WHERE c.id = i.id AND c.sequence = i.from_sequence
-        RETURNING c.id, c.sequence, c.status, i.at
+        RETURNING c.id, c.sequence, c.status, i.at, c.account_id, c.phone_number, c.opted_out
       ), recorded AS (
         INSERT INTO call.call_transitions (call_id, sequence, status, at)
         SELECT id, sequence, status, at FROM changed
-      ), queued AS (
+      ), ${optOuts(sql)}, queued AS (
         INSERT INTO call.outbox (id, subject, payload, headers)
         SELECT (e->'event'->>'id')::uuid, e->'event'->>'type', e->'event', '{}'::jsonb
         FROM jsonb_array_elements(${sql.json(events as never)}) e
@@ -368,7 +383,7 @@ export const callRepository = {
       ), recorded AS (
         INSERT INTO call.call_transitions (call_id, sequence, status, at)
         VALUES (${row.id}, ${sequence}, ${changes.status}, ${at})
-      )
+      ), ${optOuts(tx)}
       SELECT * FROM changed`;
     return updated!;
   },

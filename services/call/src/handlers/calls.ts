@@ -1,7 +1,15 @@
-import { CALL, requireAccount, type ServiceDeps, type Subscription, serveRpc } from '@voice/shared';
+import {
+  CALL,
+  DO_NOT_CALL,
+  requireAccount,
+  type ServiceDeps,
+  type Subscription,
+  serveRpc,
+} from '@voice/shared';
 import type { AccountLimitsApp } from '../app/account-limits';
 import type { CallExport } from '../app/call-export';
 import type { CallsApp } from '../app/calls';
+import type { DoNotCallApp } from '../app/do-not-call';
 import type { RecordingsApp } from '../app/recordings';
 
 /** Call operations over the bus: decode, call the use case for the caller's account, encode. */
@@ -10,6 +18,7 @@ export function serveCalls(
   calls: CallsApp,
   exports: CallExport,
   recordings: RecordingsApp,
+  doNotCall: DoNotCallApp,
   limits: AccountLimitsApp,
 ): Subscription[] {
   const options = { queue: 'call', log: deps.log };
@@ -34,6 +43,20 @@ export function serveCalls(
       deps.bus,
       CALL.recordingChunk,
       ({ call_id, offset, length }) => recordings.chunk(call_id, offset, length),
+      options,
+    ),
+    serveRpc(deps.bus, DO_NOT_CALL.add, (body, ctx) => doNotCall.add(requireAccount(ctx), body), options),
+    serveRpc(deps.bus, DO_NOT_CALL.list, (query, ctx) => doNotCall.list(requireAccount(ctx), query), options),
+    serveRpc(
+      deps.bus,
+      DO_NOT_CALL.get,
+      ({ number }, ctx) => doNotCall.get(requireAccount(ctx), number),
+      options,
+    ),
+    serveRpc(
+      deps.bus,
+      DO_NOT_CALL.remove,
+      ({ number }, ctx) => doNotCall.remove(requireAccount(ctx), number),
       options,
     ),
     // Internal and unscoped, like the recording subjects: only the gateway's admin routes send it.

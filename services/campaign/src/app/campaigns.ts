@@ -17,6 +17,7 @@ import {
   type PageQuery,
   pageStart,
   requireAccount,
+  type SkipReason,
   type Sql,
   type TransactionSql,
   toPage,
@@ -215,6 +216,26 @@ export class CampaignsApp {
     });
     if (failed) this.options.onRunnable();
     return failed;
+  }
+
+  /**
+   * A placement the call service refused for a reason that skips the contact (its number is on the
+   * do-not-call list): the contact is skipped, not failed, and its slot is free again.
+   */
+  async skipAttempt(
+    accountId: string,
+    campaignId: string,
+    callId: string,
+    reason: SkipReason,
+  ): Promise<boolean> {
+    const skipped = await transaction(this.options.sql, async (tx) => {
+      const found = await this.lockWithContact(tx, accountId, campaignId, callId);
+      if (!found) return false;
+      await this.endAttempt(tx, found, { state: 'skipped', nextAttemptAt: null, skipReason: reason });
+      return true;
+    });
+    if (skipped) this.options.onRunnable();
+    return skipped;
   }
 
   /**

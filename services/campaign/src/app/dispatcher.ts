@@ -206,7 +206,20 @@ export class Dispatcher extends PollWorker {
       this.options.metrics?.placed('placed');
     } catch (error) {
       const code = error instanceof AppError ? error.code : undefined;
-      if (afterPlacementError(code) === 'fail') {
+      const next = afterPlacementError(code);
+      if (next === 'skip') {
+        this.options.metrics?.placed('refused');
+        await campaigns
+          .skipAttempt(accountId, campaignId, callId, 'do_not_call')
+          .catch((failure: unknown) => {
+            log.warn(
+              { err: failure, campaign_id: campaignId, call_id: callId },
+              'could not record a skipped placement',
+            );
+          });
+        return;
+      }
+      if (next === 'fail') {
         this.options.metrics?.placed('refused');
         const reason = error instanceof AppError ? `${error.code}: ${error.message}` : 'placement refused';
         await campaigns.failAttempt(accountId, campaignId, callId, reason).catch((failure: unknown) => {

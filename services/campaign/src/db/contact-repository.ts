@@ -4,6 +4,7 @@ import {
   type PageStart,
   pageEnd,
   pageRows,
+  type SkipReason,
   type Sql,
   type TransactionSql,
 } from '@voice/shared';
@@ -160,11 +161,17 @@ export const contactRepository = {
     tx: TransactionSql,
     campaignId: string,
     position: number,
-    change: { state: CallOutcome | 'pending'; nextAttemptAt: Date | null; failureReason?: string },
+    change: {
+      state: CallOutcome | 'pending' | 'skipped';
+      nextAttemptAt: Date | null;
+      failureReason?: string;
+      skipReason?: SkipReason;
+    },
   ): Promise<void> {
     await tx`
       UPDATE campaign.contacts SET state = ${change.state}, next_attempt_at = ${change.nextAttemptAt},
-        failure_reason = ${change.failureReason ?? null}, updated_at = now()
+        failure_reason = ${change.failureReason ?? null}, skip_reason = ${change.skipReason ?? null},
+        updated_at = now()
       WHERE campaign_id = ${campaignId} AND state = 'in_progress' AND position = ${position}`;
   },
 

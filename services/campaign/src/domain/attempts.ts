@@ -45,9 +45,12 @@ const DEFINITIVE: ReadonlySet<ErrorCode> = new Set([
 ]);
 
 /**
- * After a failed placement: `fail` the contact when the answer is definitive, otherwise `retry`
- * the same placement (same call id) once its lease lapses: a timeout may have placed the call.
+ * After a failed placement: `skip` the contact when its number is on the account's do-not-call
+ * list (listed before the campaign started or since: the call service checks at every placement),
+ * `fail` it when the answer is otherwise definitive, else `retry` the same placement (same call id)
+ * once its lease lapses: a timeout may have placed the call.
  */
-export function afterPlacementError(code: ErrorCode | undefined): 'fail' | 'retry' {
+export function afterPlacementError(code: ErrorCode | undefined): 'skip' | 'fail' | 'retry' {
+  if (code === 'DO_NOT_CALL') return 'skip';
   return code !== undefined && DEFINITIVE.has(code) ? 'fail' : 'retry';
 }
