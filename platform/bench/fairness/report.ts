@@ -6,7 +6,7 @@ const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a');
 const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : 'n/a');
 const met = (ok: boolean) => (ok ? 'yes' : '**no**');
 const row = (label: string, s: LatencySummary) =>
-  `| ${label} | ${s.calls} | ${ms(s.p50)} | ${ms(s.p99)} | ${ms(s.max)} |`;
+  `| ${label} | ${s.calls} | ${ms(s.p50)} | ${ms(s.p99)} | ${ms(s.max)} | ${ms(s.postP50)} / ${ms(s.postP99)} | ${ms(s.queueP50)} / ${ms(s.queueP99)} |`;
 
 /** BENCHMARKS.md's fairness section. */
 export function fairnessLines(section: FairnessSection): string[] {

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Account, Call } from '@voice/shared';
-import { infraModes } from '@voice/shared/testing';
+import { infraModes, parseExposition } from '@voice/shared/testing';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, type TestAccount } from '../support/accounts';
@@ -154,6 +154,14 @@ describe.each(infraModes())('account concurrency and fair dialing (%s)', (mode) 
       load = await me(acme.key);
     }
     expect(load.max_concurrent_calls).toBe(2);
+    // This instance's metrics name the account among those waiting, held at its limit.
+    const scraped = await fetch(`${t.url}/metrics`);
+    expect(scraped.status).toBe(200);
+    const metrics = parseExposition(await scraped.text());
+    expect(metrics.sum('calls_account_waiting', { account_id: acme.accountId })).toBeGreaterThanOrEqual(1);
+    expect(metrics.sum('calls_account_live', { account_id: acme.accountId })).toBeLessThanOrEqual(2);
+    expect(metrics.types.get('calls_accounts_held')).toBe('gauge');
+    expect(metrics.types.get('calls_dial_held_total')).toBe('counter');
     // The same over GraphQL.
     const graphql = await api<{ data: { me: { calls: Record<string, number> } } }>(
       t.url,
