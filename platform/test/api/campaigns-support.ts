@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { type Call, type Campaign, type CampaignContact, CONTACT_STATES, type PageOf } from '@voice/shared';
-import type { InfraMode } from '@voice/shared/testing';
+import { type InfraMode, mostAtOnce } from '@voice/shared/testing';
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { type AdminApi, createKey, type TestAccount } from '../support/accounts';
@@ -107,22 +107,10 @@ export function campaignApi(url: string, key: string) {
  * call it placed early overlaps here.
  */
 export function maxOverlap(calls: readonly Call[]): number {
-  const edges: [number, number][] = [];
-  for (const call of calls) {
-    expect(call.ended_at, `call ${call.id} ended`).toBeTruthy();
-    const start = Date.parse(call.started_at!);
-    const end = Date.parse(call.ended_at!);
-    edges.push([start, 1], [end, -1]);
-  }
-  // An end and a start at the same instant: the end first (the slot was free).
-  edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  let live = 0;
-  let max = 0;
-  for (const [, step] of edges) {
-    live += step;
-    max = Math.max(max, live);
-  }
-  return max;
+  for (const call of calls) expect(call.ended_at, `call ${call.id} ended`).toBeTruthy();
+  return mostAtOnce(
+    calls.map((call) => ({ start: new Date(call.started_at!), end: new Date(call.ended_at!) })),
+  );
 }
 
 /** Every number dialed, with how many calls it got. */
