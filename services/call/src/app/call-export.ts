@@ -1,49 +1,88 @@
-import type { Call, CallFilters, ExportCursor, Sql } from '@voice/shared';
-import { callRepository } from '../db/call-repository';
+import {
+  Call,
+  type CallFilters,
+  CSV_HEADER_LINE,
+  csvLine,
+  EXPORT_CHUNK_BYTES,
+  type ExportChunk,
+  type ExportCursor,
+  type ExportFormat,
+  hasRecording,
+  jsonLine,
+  type Sql,
+} from '@voice/shared';
 import { toCall } from '../db/call-rows';
+import { exportRows } from '../db/export-rows';
 
-/** Well under NATS's default 1 MiB message limit, with room for the envelope. */
-const EXPORT_CHUNK_BYTES = 256 * 1024;
-/** Rows read first for an export chunk, before their sizes tell how many more fit. */
-const EXPORT_FIRST_BATCH = 32;
-
-function chunkOf(items: Call[], more: boolean) {
-  const last = items.at(-1);
-  return { items, next: more && last ? { created_at: last.created_at, id: last.id } : null };
+export interface ExportChunkRequest extends CallFilters {
+  format: ExportFormat;
+  after: ExportCursor | null;
+  limit: number;
 }
 
-/** Call history export, one stateless keyset-paged chunk per bus request. */
+/** A chunk's lines as they are added, and where each recording link goes in them. */
+class ChunkText {
+  private readonly parts: string[] = [];
+  /** Characters so far. */
+  length = 0;
+  /** [character offset, call id] */
+  private readonly links: [number, string][] = [];
+
+  add(text: string): void {
+    this.parts.push(text);
+    this.length += text.length;
+  }
+
+  link(callId: string): void {
+    this.links.push([this.length, callId]);
+  }
+
+  /** UTF-8 in base64, each link at its byte offset (the same as its character offset in ASCII text). */
+  encode(): Pick<ExportChunk, 'data' | 'links'> {
+    const text = this.parts.join('');
+    const bytes = Buffer.from(text);
+    let links = this.links;
+    if (bytes.length !== text.length) {
+      let chars = 0;
+      let offset = 0;
+      links = links.map(([at, id]) => {
+        offset += Buffer.byteLength(text.slice(chars, at));
+        chars = at;
+        return [offset, id];
+      });
+    }
+    return { data: bytes.toString('base64'), links };
+  }
+}
+
+/** Call history export, one stateless keyset chunk of formatted lines per bus request. */
 export class CallExport {
   constructor(private readonly sql: Sql) {}
 
   /**
-   * One export chunk; `next` is null once the last row was sent. Bounded by size as well as rows,
-   * so a chunk always fits in one bus message whatever the transcripts weigh. Rows are read in
-   * batches sized from the rows seen so far, so a chunk of heavy calls does not read (and drop)
-   * hundreds of rows it cannot send: that over-read was most of the export's memory and time.
+   * Up to `limit` calls after `after`, as lines of the format, stopping before EXPORT_CHUNK_BYTES
+   * (a chunk always holds one call at least); `next` is null once the last call was sent. The
+   * records are the API's (checked against the Call contract, which also sets their nested
+   * objects' field order), so a line is the record GET /v1/calls/{id} answers.
    */
-  async chunk(accountId: string, request: { after: ExportCursor | null; limit: number } & CallFilters) {
-    const { after, limit, ...filters } = request;
-    const items: Call[] = [];
-    let bytes = 0;
-    let cursor = after;
-    for (let batch = Math.min(limit, EXPORT_FIRST_BATCH); ; ) {
-      const rows = await callRepository.after(this.sql, accountId, filters, cursor, batch);
-      for (const row of rows) {
-        const call = toCall(row);
-        const size = JSON.stringify(call).length;
-        if (items.length > 0 && bytes + size > EXPORT_CHUNK_BYTES) return chunkOf(items, true);
-        bytes += size;
-        items.push(call);
-        if (items.length === limit) return chunkOf(items, true);
-      }
-      if (rows.length < batch) return chunkOf(items, false);
-      const last = items.at(-1)!;
-      cursor = { created_at: last.created_at, id: last.id };
-      // As many as should fit in what is left, going by the average so far (one more, so a batch
-      // that fills the chunk also shows whether anything follows).
-      const room = Math.ceil((EXPORT_CHUNK_BYTES - bytes) / (bytes / items.length)) + 1;
-      batch = Math.max(1, Math.min(limit - items.length, room));
+  async chunk(accountId: string, request: ExportChunkRequest): Promise<ExportChunk> {
+    const { after, limit, format, ...filters } = request;
+    // One row more than asked: whether it exists tells whether another chunk follows.
+    const rows = await exportRows(this.sql, accountId, filters, after, limit + 1);
+    const text = new ChunkText();
+    if (format === 'csv' && after === null) text.add(CSV_HEADER_LINE);
+    const line = format === 'csv' ? csvLine : jsonLine;
+    let sent = 0;
+    for (; sent < Math.min(rows.length, limit); sent++) {
+      const call = Call.parse(toCall(rows[sent]! as never));
+      const [before, rest] = line(call);
+      if (sent > 0 && text.length + before.length + rest.length > EXPORT_CHUNK_BYTES) break;
+      text.add(before);
+      if (hasRecording(call)) text.link(call.id);
+      text.add(rest);
     }
+    const last = rows[sent - 1];
+    const next = sent < rows.length && last ? { created_at: last.sort_at, id: last.id } : null;
+    return { ...text.encode(), rows: sent, next };
   }
 }

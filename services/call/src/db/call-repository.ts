@@ -94,7 +94,7 @@ function changedValues(from: CallRow, to: CallRow): Record<string, unknown> {
 }
 
 /** Filters of the list and the export, always within one account. */
-function filtered(db: Db, accountId: string, filters: CallFilters) {
+export function filtered(db: Db, accountId: string, filters: CallFilters) {
   return db`
     account_id = ${accountId}
     ${filters.status ? db`AND status = ${filters.status}` : db``}
