@@ -14,15 +14,28 @@ export type SqlFragment = postgres.PendingQuery<postgres.Row[]>;
  */
 export type CursorValue = string | number;
 
+/**
+ * What a cursor's key value must be. `uuid` and `timestamp` are strings checked to be what
+ * PostgreSQL casts without error (`::uuid`, `::timestamptz` of `created_at::text`): an edited
+ * cursor must be a 422, never a failed cast (a 500).
+ */
+export type CursorKind = 'string' | 'number' | 'uuid' | 'timestamp';
+/** The values of a sort key declared as these kinds: `['timestamp', 'uuid']` is `[string, string]`. */
+export type CursorKey<K extends readonly CursorKind[]> = {
+  -readonly [I in keyof K]: K[I] extends 'number' ? number : string;
+};
+
 /** Where a page starts: after a cursor's key (keyset), or at an offset (page numbers). */
-export interface PageStart {
+export interface PageStart<Key extends readonly CursorValue[] = CursorValue[]> {
   page: number;
   /** The sort key of the last item before this page; undefined when paging by number. */
-  after: CursorValue[] | undefined;
+  after: Key | undefined;
   /** Rows to skip: 0 after a cursor. */
   offset: number;
   /** Rows to read: one more than the page, to learn whether another follows without counting. */
   limit: number;
+  /** The list the cursors of this page are for (see `pageStart`). */
+  list?: string | undefined;
 }
 
 const badCursor = () =>
@@ -34,43 +47,99 @@ const badCursor = () =>
     },
   ]);
 
-/** Opaque to clients: base64url of `[page, ...key]`. */
-export function encodeCursor(page: number, key: readonly CursorValue[]): string {
-  return Buffer.from(JSON.stringify([page, ...key])).toString('base64url');
+/** Opaque to clients: base64url of `[page, ...key]`, or `[list, page, ...key]` for a named list. */
+export function encodeCursor(page: number, key: readonly CursorValue[], list?: string): string {
+  const parts = list === undefined ? [page, ...key] : [list, page, ...key];
+  return Buffer.from(JSON.stringify(parts)).toString('base64url');
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** `created_at::text` with DateStyle ISO: `2026-11-26 18:30:19.123+00` (an offset of hours, minutes, seconds). */
+const PG_TIMESTAMPTZ =
+  /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.\d{1,6})?[+-](\d{2})(?::(\d{2}))?(?::(\d{2}))?$/;
+
+/** A real date and time of day, each field in range, as PostgreSQL would accept it. */
+function isTimestamp(value: string): boolean {
+  const m = PG_TIMESTAMPTZ.exec(value);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second, offsetHours, offsetMinutes, offsetSeconds] = m
+    .slice(1)
+    .map((part) => Number(part ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return (
+    year >= 1 &&
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day &&
+    hour < 24 &&
+    minute < 60 &&
+    second < 60 &&
+    offsetHours <= 15 &&
+    offsetMinutes < 60 &&
+    offsetSeconds < 60
+  );
+}
+
+function isKind(value: unknown, kind: CursorKind): boolean {
+  if (kind === 'number') return typeof value === 'number' && Number.isFinite(value);
+  if (typeof value !== 'string' || value.length > 200) return false;
+  if (kind === 'uuid') return UUID.test(value);
+  if (kind === 'timestamp') return isTimestamp(value);
+  return true;
 }
 
 /**
- * Reads a cursor made by `encodeCursor` for a sort key of these value kinds; anything else (edited,
- * from another list, garbage) is a 422 on `cursor`, never a query built from it.
+ * Reads a cursor made by `encodeCursor` for a sort key of these value kinds (and, when named, this
+ * list); anything else (edited, from another list, garbage) is a 422 on `cursor`, never a query
+ * built from it.
  */
-export function decodeCursor(
+export function decodeCursor<const K extends readonly CursorKind[]>(
   cursor: string,
-  kinds: readonly ('string' | 'number')[],
-): { page: number; key: CursorValue[] } {
+  kinds: K,
+  list?: string,
+): { page: number; key: CursorKey<K> } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
     throw badCursor();
   }
-  if (!Array.isArray(parsed) || parsed.length !== kinds.length + 1) throw badCursor();
-  const [page, ...key] = parsed as unknown[];
+  if (!Array.isArray(parsed)) throw badCursor();
+  const parts = parsed as unknown[];
+  if (list !== undefined && parts.shift() !== list) throw badCursor();
+  if (parts.length !== kinds.length + 1) throw badCursor();
+  const [page, ...key] = parts;
   if (typeof page !== 'number' || !Number.isSafeInteger(page) || page < 2) throw badCursor();
-  key.forEach((value, i) => {
-    if (typeof value !== kinds[i]) throw badCursor();
-    if (typeof value === 'string' && value.length > 200) throw badCursor();
-    if (typeof value === 'number' && !Number.isFinite(value)) throw badCursor();
-  });
-  return { page, key: key as CursorValue[] };
+  if (!key.every((value, i) => isKind(value, kinds[i]!))) throw badCursor();
+  // Each value was checked against its declared kind just above.
+  return { page, key: key as CursorKey<K> };
 }
 
-/** Where the page asked for starts, for a list sorted by a key of these value kinds. */
-export function pageStart(query: PageQuery, kinds: readonly ('string' | 'number')[]): PageStart {
+/**
+ * Where the page asked for starts, for a list sorted by a key of these value kinds. A list that
+ * names itself (`list`) makes cursors that only it accepts: another list's cursor of the same key
+ * kinds is a 422 rather than a page of this list at some other list's position.
+ */
+export function pageStart<const K extends readonly CursorKind[]>(
+  query: PageQuery,
+  kinds: K,
+  list?: string,
+): PageStart<CursorKey<K>> {
   const limit = query.page_size + 1;
   if (query.cursor === undefined)
-    return { page: query.page, after: undefined, offset: (query.page - 1) * query.page_size, limit };
-  const { page, key } = decodeCursor(query.cursor, kinds);
-  return { page, after: key, offset: 0, limit };
+    return { page: query.page, after: undefined, offset: (query.page - 1) * query.page_size, limit, list };
+  const { page, key } = decodeCursor(query.cursor, kinds, list);
+  return { page, after: key, offset: 0, limit, list };
 }
 
 /**
@@ -79,7 +148,7 @@ export function pageStart(query: PageQuery, kinds: readonly ('string' | 'number'
  */
 export function pageEnd<R>(
   rows: readonly R[],
-  start: PageStart,
+  start: PageStart<readonly CursorValue[]>,
   pageSize: number,
   keyOf: (row: R) => CursorValue[],
 ): { rows: R[]; nextCursor: string | null } {
@@ -87,7 +156,7 @@ export function pageEnd<R>(
   const more = rows.length > pageSize && page.length > 0;
   return {
     rows: page,
-    nextCursor: more ? encodeCursor(start.page + 1, keyOf(page[page.length - 1]!)) : null,
+    nextCursor: more ? encodeCursor(start.page + 1, keyOf(page[page.length - 1]!), start.list) : null,
   };
 }
 
@@ -114,7 +183,7 @@ export async function listTotal(db: Db, from: SqlFragment): Promise<{ total: num
 export async function pageExtent(
   db: Db,
   from: SqlFragment,
-  start: PageStart,
+  start: PageStart<readonly CursorValue[]>,
   page: { rows: readonly unknown[]; nextCursor: string | null },
 ): Promise<PageExtent> {
   if (start.page === 1 && page.nextCursor === null) {
