@@ -89,7 +89,7 @@ export async function startNatsTopology(env: BenchEnv, databaseUrl: string): Pro
     DATABASE_URL: databaseUrl,
     BUS_PREFIX: busPrefix,
     DATA_DIR: join(env.dataDir, 'nats'),
-    // Five pools share the server with the reference servers and other users: keep them modest.
+    // Six pools share the server with the reference servers and other users: keep them modest.
     DATABASE_POOL_SIZE: '8',
   };
   const flags = platformNodeFlags();
@@ -103,7 +103,7 @@ export async function startNatsTopology(env: BenchEnv, databaseUrl: string): Pro
   // failure, so wait on the gateway's banner (it needs the database migrated by then anyway).
   const serviceReady = env.logLevel && env.logLevel !== 'info' ? /./ : /"msg":"started"/;
   const services = await Promise.all(
-    ['agent', 'call', 'campaign', 'webhook'].map((role) => start(role, serviceReady)),
+    ['agent', 'call', 'campaign', 'webhook', 'telephony'].map((role) => start(role, serviceReady)),
   );
   const gateway = await start('gateway', /running at (http:\/\/\S+)/);
   const url = /running at (http:\/\/\S+)/.exec(gateway.output())![1]!;
