@@ -12,9 +12,33 @@ export function hasRecording(call: Pick<Call, 'status' | 'duration_seconds'>): b
   return (CALL_OUTCOMES as readonly string[]).includes(call.status) && call.duration_seconds > 0;
 }
 
+/** Text that is JSON already (compact, as JSON.stringify writes it): written into a line as it is. */
+export type JsonText = string & { readonly jsonText: unique symbol };
+
+/** A CSV cell written already (quoted, its quotes doubled): the database writes a transcript's. */
+export class CsvCell {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * A call record as the export writes it: the API's record (without its link), the two fields that
+ * can be long (metadata, transcript) as their JSON text, so that it is written once, not parsed
+ * and written again; in a CSV export the transcript may come as its cell.
+ */
+export type ExportCall = Omit<Call, 'metadata' | 'transcript' | 'recording_url'> & {
+  metadata: JsonText;
+  transcript: JsonText | CsvCell;
+};
+
 /** Spreadsheet apps run cells starting with these as formulas: never let exported data do that. */
 const FORMULA_START = /^[=+\-@\t\r]/;
 const NEEDS_QUOTES = /[",\r\n]/;
+
+/** A cell's text as it is written: quoted (its quotes doubled) when it holds a quote, comma or line break. */
+function quoted(text: string): string {
+  // split/join: String#replaceAll was measurably slower on the long JSON cells (transcripts).
+  return NEEDS_QUOTES.test(text) ? `"${text.split('"').join('""')}"` : text;
+}
 
 /**
  * One CSV cell. Text a spreadsheet would run as a formula gets a leading `'`, except a phone number
@@ -23,105 +47,137 @@ const NEEDS_QUOTES = /[",\r\n]/;
  */
 export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
-  let text = typeof value === 'object' ? JSON.stringify(value) : String(value);
-  if (typeof value === 'string' && FORMULA_START.test(text) && !E164_PATTERN.test(text)) text = `'${text}`;
-  // split/join: String#replaceAll was measurably slower on the long JSON cells (transcripts).
-  return NEEDS_QUOTES.test(text) ? `"${text.split('"').join('""')}"` : text;
+  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  if (typeof value === 'string' && FORMULA_START.test(text) && !E164_PATTERN.test(text)) {
+    return quoted(`'${text}`);
+  }
+  return quoted(text);
 }
 
-const CSV_COLUMNS: [string, (call: Call) => unknown][] = [
-  ['id', (c) => c.id],
-  ['status', (c) => c.status],
-  ['phone_number', (c) => c.phone_number],
-  ['source_number', (c) => c.source_number],
-  ['agent_id', (c) => c.agent.id],
-  ['agent_name', (c) => c.agent.name],
-  ['agent_type', (c) => c.agent_type],
-  ['campaign_id', (c) => c.campaign_id],
-  ['created_at', (c) => c.created_at],
-  ['answered_at', (c) => c.answered_at],
-  ['ended_at', (c) => c.ended_at],
-  ['duration_seconds', (c) => c.duration_seconds],
-  ['sentiment', (c) => c.sentiment],
-  ['call_end_reason', (c) => c.call_end_reason],
-  ['ended_by', (c) => c.ended_by],
-  ['call_summary', (c) => c.call_summary],
-  ['details_status', (c) => c.details_collection?.status],
-  ['details_score', (c) => c.details_collection?.score],
-  ['collected_values', (c) => c.details_collection?.collected_values],
-  ['metadata', (c) => c.metadata],
-  ['transcript', (c) => c.transcript],
-  ['ai_cost', (c) => c.ai_cost],
-  ['telephony_cost', (c) => c.telephony_cost],
-  ['total_cost', (c) => c.total_cost],
-  ['cost_currency', (c) => c.cost_currency],
-  ['recording_url', (c) => c.recording_url],
-  ['prompt_hash', (c) => c.prompt_hash],
-  ['carrier', (c) => c.telephony.carrier],
-  ['trunk_id', (c) => c.telephony.trunk_id],
-  ['sip_code', (c) => c.telephony.sip_code],
-  ['sip_reason', (c) => c.telephony.sip_reason],
+/** A JSON cell from its text: as csvCell writes the value (`null` is an empty cell). */
+function jsonCell(value: JsonText | CsvCell): string {
+  if (value instanceof CsvCell) return value.text;
+  return value === 'null' ? '' : quoted(value);
+}
+
+function jsonOf(value: JsonText | CsvCell): string {
+  if (value instanceof CsvCell) throw new Error('a CSV cell in a JSON line');
+  return value;
+}
+
+/** The link's cell is left empty in the line: the gateway writes it. */
+const LINK = Symbol('recording_url');
+
+const CSV_COLUMNS: [string, (call: ExportCall) => string | typeof LINK][] = [
+  ['id', (c) => csvCell(c.id)],
+  ['status', (c) => csvCell(c.status)],
+  ['phone_number', (c) => csvCell(c.phone_number)],
+  ['source_number', (c) => csvCell(c.source_number)],
+  ['agent_id', (c) => csvCell(c.agent.id)],
+  ['agent_name', (c) => csvCell(c.agent.name)],
+  ['agent_type', (c) => csvCell(c.agent_type)],
+  ['campaign_id', (c) => csvCell(c.campaign_id)],
+  ['created_at', (c) => csvCell(c.created_at)],
+  ['answered_at', (c) => csvCell(c.answered_at)],
+  ['ended_at', (c) => csvCell(c.ended_at)],
+  ['duration_seconds', (c) => csvCell(c.duration_seconds)],
+  ['sentiment', (c) => csvCell(c.sentiment)],
+  ['call_end_reason', (c) => csvCell(c.call_end_reason)],
+  ['ended_by', (c) => csvCell(c.ended_by)],
+  ['call_summary', (c) => csvCell(c.call_summary)],
+  ['details_status', (c) => csvCell(c.details_collection?.status)],
+  ['details_score', (c) => csvCell(c.details_collection?.score)],
+  ['collected_values', (c) => csvCell(c.details_collection?.collected_values)],
+  ['metadata', (c) => jsonCell(c.metadata)],
+  ['transcript', (c) => jsonCell(c.transcript)],
+  ['ai_cost', (c) => csvCell(c.ai_cost)],
+  ['telephony_cost', (c) => csvCell(c.telephony_cost)],
+  ['total_cost', (c) => csvCell(c.total_cost)],
+  ['cost_currency', (c) => csvCell(c.cost_currency)],
+  ['recording_url', () => LINK],
+  ['prompt_hash', (c) => csvCell(c.prompt_hash)],
+  ['carrier', (c) => csvCell(c.telephony.carrier)],
+  ['trunk_id', (c) => csvCell(c.telephony.trunk_id)],
+  ['sip_code', (c) => csvCell(c.telephony.sip_code)],
+  ['sip_reason', (c) => csvCell(c.telephony.sip_reason)],
   // Last: columns added later go at the end, so a reader by position keeps working.
-  ['opted_out', (c) => c.opted_out],
+  ['opted_out', (c) => csvCell(c.opted_out)],
 ];
-const BEFORE_LINK = CSV_COLUMNS.findIndex(([name]) => name === 'recording_url');
 
 export const CSV_HEADER = CSV_COLUMNS.map(([name]) => name);
 /** The CSV export's first line. */
 export const CSV_HEADER_LINE = `${CSV_HEADER.join(',')}\r\n`;
 
 /**
- * One call's export line, in two parts: its recording link (or nothing) goes between them. A link
- * needs neither quoting nor escaping in either format (no comma, quote or backslash; it starts
- * with the base URL's scheme, never a formula character).
+ * One call's export line, in two parts: its recording link (or nothing) goes between them, written
+ * as the format writes text (csvCell, or a JSON string's inside).
  */
 export type LineParts = [before: string, after: string];
 
-/** An RFC 4180 line (CRLF); objects as JSON text in one cell. `recording_url` is left out. */
-export function csvLine(call: Call): LineParts {
-  const cells = CSV_COLUMNS.map(([, read], i) => (i === BEFORE_LINK ? '' : csvCell(read(call))));
-  return [`${cells.slice(0, BEFORE_LINK).join(',')},`, `,${cells.slice(BEFORE_LINK + 1).join(',')}\r\n`];
+/** An RFC 4180 line (CRLF); objects as JSON text in one cell. */
+export function csvLine(call: ExportCall): LineParts {
+  const cells: string[] = [];
+  let before = '';
+  for (const [, cell] of CSV_COLUMNS) {
+    const text = cell(call);
+    if (text === LINK) {
+      before = `${cells.join(',')},`;
+      cells.length = 0;
+    } else cells.push(text);
+  }
+  return [before, `,${cells.join(',')}\r\n`];
 }
 
-/**
- * The call record as GET /v1/calls/{id} returns it in `data`, on one line, `recording_url` left
- * out: the record's JSON is written as its fields before and after it (the record's own order).
- */
-export function jsonLine(call: Call): LineParts {
-  const {
-    recording_url: _signedByTheGateway,
-    sentiment,
-    call_summary,
-    call_end_reason,
-    ended_by,
-    details_collection,
-    opted_out,
-    ai_cost,
-    telephony_cost,
-    total_cost,
-    cost_currency,
-    prompt_version_id,
-    prompt_hash,
-    telephony,
-    ...before
-  } = call;
-  const after = {
-    sentiment,
-    call_summary,
-    call_end_reason,
-    ended_by,
-    details_collection,
-    opted_out,
-    ai_cost,
-    telephony_cost,
-    total_cost,
-    cost_currency,
-    prompt_version_id,
-    prompt_hash,
-    telephony,
-  };
+/** The record's fields in the record's order: `[name, its JSON]`, the link's as LINK. */
+function jsonFields(c: ExportCall): [string, string | typeof LINK][] {
+  const json = JSON.stringify;
   return [
-    `${JSON.stringify(before).slice(0, -1)},"recording_url":"`,
-    `",${JSON.stringify(after).slice(1)}\n`,
+    ['id', json(c.id)],
+    ['session_id', json(c.session_id)],
+    ['status', json(c.status)],
+    ['phone_number', json(c.phone_number)],
+    ['source_number', json(c.source_number)],
+    ['direction', json(c.direction)],
+    ['agent', json(c.agent)],
+    ['agent_id', json(c.agent_id)],
+    ['agent_type', json(c.agent_type)],
+    ['user_id', json(c.user_id)],
+    ['campaign_id', json(c.campaign_id)],
+    ['metadata', c.metadata],
+    ['created_at', json(c.created_at)],
+    ['started_at', json(c.started_at)],
+    ['answered_at', json(c.answered_at)],
+    ['ended_at', json(c.ended_at)],
+    ['duration', json(c.duration)],
+    ['duration_seconds', json(c.duration_seconds)],
+    ['duration_minutes', json(c.duration_minutes)],
+    ['transcript', jsonOf(c.transcript)],
+    ['recording_url', LINK],
+    ['sentiment', json(c.sentiment)],
+    ['call_summary', json(c.call_summary)],
+    ['call_end_reason', json(c.call_end_reason)],
+    ['ended_by', json(c.ended_by)],
+    ['details_collection', json(c.details_collection)],
+    ['opted_out', json(c.opted_out)],
+    ['ai_cost', json(c.ai_cost)],
+    ['telephony_cost', json(c.telephony_cost)],
+    ['total_cost', json(c.total_cost)],
+    ['cost_currency', json(c.cost_currency)],
+    ['prompt_version_id', json(c.prompt_version_id)],
+    ['prompt_hash', json(c.prompt_hash)],
+    ['telephony', json(c.telephony)],
   ];
+}
+
+/** The call record as GET /v1/calls/{id} returns it in `data`, on one line, as JSON.stringify writes it. */
+export function jsonLine(call: ExportCall): LineParts {
+  const fields: string[] = [];
+  let before = '';
+  for (const [name, value] of jsonFields(call)) {
+    if (value === LINK) {
+      before = `{${fields.join(',')},"${name}":"`;
+      fields.length = 0;
+    } else fields.push(`"${name}":${value}`);
+  }
+  return [before, `",${fields.join(',')}}\n`];
 }

@@ -1,5 +1,4 @@
 import {
-  Call,
   type CallFilters,
   CSV_HEADER_LINE,
   csvLine,
@@ -11,8 +10,8 @@ import {
   jsonLine,
   type Sql,
 } from '@voice/shared';
-import { toCall } from '../db/call-rows';
-import { exportRows } from '../db/export-rows';
+import { type ExportRow, exportCall, exportRows } from '../db/export-rows';
+import { ChunkWriter } from './chunk-writer';
 
 export interface ExportChunkRequest extends CallFilters {
   format: ExportFormat;
@@ -20,40 +19,14 @@ export interface ExportChunkRequest extends CallFilters {
   limit: number;
 }
 
-/** A chunk's lines as they are added, and where each recording link goes in them. */
-class ChunkText {
-  private readonly parts: string[] = [];
-  /** Characters so far. */
-  length = 0;
-  /** [character offset, call id] */
-  private readonly links: [number, string][] = [];
+/**
+ * A chunk's calls are read in this many queries, each asked for while the calls before it are
+ * written: the database reads the next calls while this process writes lines.
+ */
+const READS_PER_CHUNK = 4;
+const MIN_READ = 8;
 
-  add(text: string): void {
-    this.parts.push(text);
-    this.length += text.length;
-  }
-
-  link(callId: string): void {
-    this.links.push([this.length, callId]);
-  }
-
-  /** UTF-8 in base64, each link at its byte offset (the same as its character offset in ASCII text). */
-  encode(): Pick<ExportChunk, 'data' | 'links'> {
-    const text = this.parts.join('');
-    const bytes = Buffer.from(text);
-    let links = this.links;
-    if (bytes.length !== text.length) {
-      let chars = 0;
-      let offset = 0;
-      links = links.map(([at, id]) => {
-        offset += Buffer.byteLength(text.slice(chars, at));
-        chars = at;
-        return [offset, id];
-      });
-    }
-    return { data: bytes.toString('base64'), links };
-  }
-}
+const cursorOf = (row: ExportRow): ExportCursor => ({ created_at: row.sort_at, id: row.id });
 
 /** Call history export, one stateless keyset chunk of formatted lines per bus request. */
 export class CallExport {
@@ -61,28 +34,49 @@ export class CallExport {
 
   /**
    * Up to `limit` calls after `after`, as lines of the format, stopping before EXPORT_CHUNK_BYTES
-   * (a chunk always holds one call at least); `next` is null once the last call was sent. The
-   * records are the API's (checked against the Call contract, which also sets their nested
-   * objects' field order), so a line is the record GET /v1/calls/{id} answers.
+   * (a chunk always holds one call at least); `next` is null once the last call was sent. A JSON
+   * line is the record GET /v1/calls/{id} answers, byte for byte (but for its link).
    */
   async chunk(accountId: string, request: ExportChunkRequest): Promise<ExportChunk> {
     const { after, limit, format, ...filters } = request;
-    // One row more than asked: whether it exists tells whether another chunk follows.
-    const rows = await exportRows(this.sql, accountId, filters, after, limit + 1);
-    const text = new ChunkText();
-    if (format === 'csv' && after === null) text.add(CSV_HEADER_LINE);
+    // One row more than asked: whether it exists tells whether more calls follow.
+    const read = (from: ExportCursor | null, count: number) =>
+      exportRows(this.sql, accountId, { ...filters, format, after: from, limit: count + 1 });
     const line = format === 'csv' ? csvLine : jsonLine;
+    const out = new ChunkWriter(EXPORT_CHUNK_BYTES);
+    if (format === 'csv' && after === null) out.write(CSV_HEADER_LINE);
+    const batch = Math.max(MIN_READ, Math.ceil(limit / READS_PER_CHUNK));
+    let asked = Math.min(batch, limit);
+    let reading: Promise<ExportRow[]> | undefined = read(after, asked);
     let sent = 0;
-    for (; sent < Math.min(rows.length, limit); sent++) {
-      const call = Call.parse(toCall(rows[sent]! as never));
-      const [before, rest] = line(call);
-      if (sent > 0 && text.length + before.length + rest.length > EXPORT_CHUNK_BYTES) break;
-      text.add(before);
-      if (hasRecording(call)) text.link(call.id);
-      text.add(rest);
+    let last: ExportRow | undefined;
+    let more = false;
+    while (reading) {
+      const rows: ExportRow[] = await reading;
+      const count = Math.min(rows.length, asked);
+      more = rows.length > count;
+      const left = limit - sent - count;
+      asked = Math.min(batch, left);
+      reading = more && left > 0 ? read(cursorOf(rows[count - 1]!), asked) : undefined;
+      for (const row of rows.slice(0, count)) {
+        const call = exportCall(row, format);
+        const [before, rest] = line(call);
+        const start = out.length;
+        out.write(before);
+        if (hasRecording(call)) out.link(call.id);
+        out.write(rest);
+        if (sent > 0 && out.length > EXPORT_CHUNK_BYTES) {
+          // Full: this call starts the next chunk; the calls being read meanwhile are not needed.
+          out.truncate(start);
+          more = true;
+          reading?.catch(() => {});
+          reading = undefined;
+          break;
+        }
+        sent++;
+        last = row;
+      }
     }
-    const last = rows[sent - 1];
-    const next = sent < rows.length && last ? { created_at: last.sort_at, id: last.id } : null;
-    return { ...text.encode(), rows: sent, next };
+    return { ...out.encode(), rows: sent, next: more && last ? cursorOf(last) : null };
   }
 }
