@@ -73,13 +73,13 @@ function expectedLine(row: CallRow, format: ExportFormat): string {
 
 /** An export's chunks put together as the gateway does, links signed by LINK. */
 function joined(chunks: ExportChunk[], format: ExportFormat): string {
-  const escape = format === 'csv' ? csvCell : (url: string) => JSON.stringify(url).slice(1, -1);
+  const written = format === 'csv' ? csvCell : (url: string) => JSON.stringify(url).slice(1, -1);
   const parts: Buffer[] = [];
   for (const chunk of chunks) {
     const data = Buffer.from(chunk.data, 'base64');
     let from = 0;
     for (const [at, id] of chunk.links) {
-      parts.push(data.subarray(from, at), Buffer.from(escape(LINK(id))));
+      parts.push(data.subarray(from, at), Buffer.from(written(LINK(id))));
       from = at;
     }
     parts.push(data.subarray(from));
