@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
+import { type CampaignSizeSection, campaignSizeLines } from './campaign-size';
 import type { ConversationSection } from './conversation';
 import { conversationLines } from './conversation/report';
 import type { ExportSize } from './export';
@@ -47,6 +48,7 @@ export interface Report {
       string,
       { contacts: number; cap: number; totalS: number; callsPerS: number; slotMsPerCall: number }
     >;
+    campaignSize?: CampaignSizeSection;
     history?: Record<string, HistoryRun>;
     export?: Record<string, ExportSize[]>;
     telephony?: TelephonySection;
@@ -225,6 +227,7 @@ export function writeReport(path: string, report: Report): void {
     }
     out.push('');
   }
+  if (sec.campaignSize) out.push(...campaignSizeLines(sec.campaignSize, LABELS));
   if (sec.history) out.push(...historyLines(sec.history));
   if (sec.export) out.push(...exportLines(sec.export));
   if (sec.telephony) out.push(...telephonyLines(sec.telephony, m.cpus));

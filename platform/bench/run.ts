@@ -2,7 +2,8 @@
  * `pnpm bench`: the platform (embedded default and NATS topology) side by side with reference
  * servers, in interleaved rounds, and real SIP calls against sipp, written to BENCHMARKS.md. Not
  * pass/fail: targets are reported as met or not. BENCH_QUICK=1 for a short run,
- * BENCH_ONLY=get,list,post,fanout,campaign,history,export,telephony,conversation (or the names as arguments:
+ * BENCH_ONLY=get,list,post,fanout,campaign,campaign-size,history,export,telephony,conversation (or the names as
+ * arguments:
  * `pnpm bench telephony`) for some sections (both written to .data/bench/ instead),
  * BENCH_CPU_PROF=<dir> for CPU profiles of the platform, BENCH_NODE_FLAGS for other node flags of
  * its processes (and of the telephony bench's calling process). BENCH_TELEPHONY_CALLS=50,100 sets
@@ -19,6 +20,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
+import { campaignSizeRun, contactList } from './campaign-size';
 import { type ConversationBenchSettings, conversationRun } from './conversation';
 import { exportSize } from './export';
 import { type FanoutRun, type FanoutTarget, fanoutRun, graphqlConnector, wsConnector } from './fanout';
@@ -40,7 +42,7 @@ import {
 } from './topology';
 
 const QUICK = process.env.BENCH_QUICK === '1';
-const PLATFORM_SECTIONS = ['get', 'list', 'post', 'fanout', 'campaign', 'history', 'export'];
+const PLATFORM_SECTIONS = ['get', 'list', 'post', 'fanout', 'campaign', 'campaign-size', 'history', 'export'];
 const ONLY = process.argv.length > 2 ? process.argv.slice(2).join(',') : process.env.BENCH_ONLY;
 const SECTIONS = new Set(
   (ONLY ?? [...PLATFORM_SECTIONS, 'telephony', 'conversation'].join(',')).split(',').map((s) => s.trim()),
@@ -315,6 +317,18 @@ async function platformSections(report: Report, logDir: string): Promise<boolean
         report.sections.campaign[platform.name] = result;
       }
     }
+    if (SECTIONS.has('campaign-size')) {
+      log('campaign size: 100,000 contacts against 1,000 at the same cap');
+      report.sections.campaignSize = {};
+      for (const platform of [embedded, nats]) {
+        report.sections.campaignSize[platform.name] = await campaignSizeRun(
+          platform,
+          seeded[platform.name],
+          platform.campaignMetricsUrl,
+          log,
+        );
+      }
+    }
     const histories = new Map<Platform, Promise<Histories>>();
     // Both sections read the long history: seeded once per platform, when the first asks.
     const historiesOf = (platform: Platform) => {
@@ -562,15 +576,6 @@ export interface CampaignResult {
   /** Wall time each call held one of the cap's slots: all overhead, the calls being zero-length. */
   slotMsPerCall: number;
   outcomes: Record<string, number>;
-}
-
-function contactList(count: number): { phone: string; name: string }[] {
-  const contacts: { phone: string; name: string }[] = [];
-  for (let n = 3_000_000; contacts.length < count; n++) {
-    if (['0001', '0002', '0003', '0004'].includes(String(n).slice(-4))) continue;
-    contacts.push({ phone: `+1415${n}`, name: `Contact ${contacts.length}` });
-  }
-  return contacts;
 }
 
 async function campaignRun(platform: Platform, seeded: Seeded, count: number): Promise<CampaignResult> {

@@ -15,6 +15,8 @@ export interface Platform {
   processes: Child[];
   /** The NATS subject prefix (NATS topology only). */
   busPrefix?: string;
+  /** Where the campaign service's metrics are served (its own listener on the NATS topology). */
+  campaignMetricsUrl: string;
 }
 
 export interface BenchEnv {
@@ -59,7 +61,15 @@ export async function startEmbedded(env: BenchEnv): Promise<Platform> {
   const port = readFileSync(join(pgDir, 'postmaster.pid'), 'utf8').split('\n')[3]!.trim();
   const password = readFileSync(join(pgDir, 'voice-password'), 'utf8').trim();
   const databaseUrl = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
-  return { name: 'embedded', url, databaseUrl, serving: host, processes: [host] };
+  return {
+    name: 'embedded',
+    url,
+    databaseUrl,
+    serving: host,
+    processes: [host],
+    // The all-in-one process serves every service's metrics on its API port.
+    campaignMetricsUrl: `${url}/metrics`,
+  };
 }
 
 /** A scratch database on the given server; `drop` removes it. */
@@ -94,20 +104,35 @@ export async function startNatsTopology(env: BenchEnv, databaseUrl: string): Pro
   };
   const flags = platformNodeFlags();
   const start = (role: string, ready: RegExp) =>
-    startChild(`nats-${role}`, 'platform/src/main.ts', [role], common, {
-      ready,
-      logDir: env.logDir,
-      nodeFlags: flags,
-    });
+    startChild(
+      `nats-${role}`,
+      'platform/src/main.ts',
+      [role],
+      // The campaign service's metrics on a listener of its own (the campaign-size section reads them).
+      role === 'campaign' ? { ...common, METRICS_PORT: '0' } : common,
+      { ready, logDir: env.logDir, nodeFlags: flags },
+    );
   // Services log "started" at info; at a quieter level their readiness shows as an absence of
   // failure, so wait on the gateway's banner (it needs the database migrated by then anyway).
   const serviceReady = env.logLevel && env.logLevel !== 'info' ? /./ : /"msg":"started"/;
+  // telephony routes each call to its carrier when it is placed.
   const services = await Promise.all(
     ['agent', 'call', 'campaign', 'webhook', 'telephony'].map((role) => start(role, serviceReady)),
   );
   const gateway = await start('gateway', /running at (http:\/\/\S+)/);
   const url = /running at (http:\/\/\S+)/.exec(gateway.output())![1]!;
-  return { name: 'nats', url, databaseUrl, serving: gateway, processes: [gateway, ...services], busPrefix };
+  const campaign = services[2]!;
+  const metricsUrl = /"metrics_url":"(http:\/\/[^"]+)"/.exec(campaign.output())?.[1];
+  if (!metricsUrl) throw new Error(`the campaign service logged no metrics address:\n${campaign.output()}`);
+  return {
+    name: 'nats',
+    url,
+    databaseUrl,
+    serving: gateway,
+    processes: [gateway, ...services],
+    busPrefix,
+    campaignMetricsUrl: metricsUrl,
+  };
 }
 
 export interface References {

@@ -42,6 +42,20 @@ describe('operator CLI (pnpm voice)', () => {
     expect((await api(t.url, 'GET', '/v1/me', { key: key.key })).status).toBe(401);
   });
 
+  it('pages accounts by cursor as by number', async () => {
+    for (const name of ['Paged A', 'Paged B']) await voice('accounts', 'create', '--name', name);
+    const list = async (...args: string[]) =>
+      JSON.parse((await voice('accounts', 'list', '--page-size', '1', '--json', ...args)).stdout);
+    const first = await list();
+    expect(first).toMatchObject({ page: 1, total_exact: true, next_cursor: expect.any(String) });
+    const second = await list('--cursor', first.next_cursor);
+    expect(second).toMatchObject({ page: 2, items: (await list('--page', '2')).items });
+    await expect(voice('accounts', 'list', '--cursor', 'edited')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('422 query.cursor'),
+    });
+  });
+
   it('fails with a clear message and exit code 1 on bad input', async () => {
     await expect(voice('accounts', 'create', '--plan', 'pro')).rejects.toMatchObject({
       code: 1,

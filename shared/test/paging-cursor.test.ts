@@ -44,6 +44,8 @@ describe('list cursors', () => {
       raw(['calls', 2, AT]),
       raw(['calls', 1, AT, ID]),
       raw(['calls', 2.5, AT, ID]),
+      raw(['calls', 1_000_000_000, AT, ID]),
+      raw(['calls', 2 ** 40, AT, ID]),
       raw(['calls', '2', AT, ID]),
       raw(['calls', 2, AT, 'not-a-uuid']),
       raw(['calls', 2, AT, `${ID}'--`]),

@@ -5,12 +5,15 @@ import {
   AppError,
   type CreateAccountBody,
   type CreatedApiKey,
+  cursorTime,
   type PageOf,
   type PageQuery,
   PLAN_RATE_LIMITS,
   type Plan,
   type Principal,
-  pageTotal,
+  pageEnd,
+  pageExtent,
+  pageStart,
   SCOPES,
   type Scope,
   type Sql,
@@ -127,16 +130,17 @@ export class AccountStore {
     return row ? toAccount(row) : undefined;
   }
 
-  async listAccounts(page: PageQuery): Promise<PageOf<Account>> {
-    const rows = await this.sql<(AccountRow & { total: number })[]>`
-      SELECT id, name, plan, rate_limit_per_minute, created_at, count(*) OVER ()::int AS total
-      FROM gateway.accounts ORDER BY created_at DESC, id
-      LIMIT ${page.page_size} OFFSET ${(page.page - 1) * page.page_size}`;
-    const total = await pageTotal(
-      rows,
-      () => this.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM gateway.accounts`,
-    );
-    return toPage(rows.map(toAccount), total, page);
+  /** Newest first, keyset-paged like every list (shared/src/db/paging.ts; migration 005 has its index). */
+  async listAccounts(query: PageQuery): Promise<PageOf<Account>> {
+    const start = pageStart(query, ['timestamp', 'uuid'], 'accounts');
+    const { after } = start;
+    const rows = await this.sql<(AccountRow & { sort_at: string })[]>`
+      SELECT id, name, plan, rate_limit_per_minute, created_at, created_at::text AS sort_at FROM gateway.accounts
+      ${after ? this.sql`WHERE (created_at, id) < (${cursorTime(this.sql, after[0])}, ${after[1]}::uuid)` : this.sql``}
+      ORDER BY created_at DESC, id DESC LIMIT ${start.limit} OFFSET ${start.offset}`;
+    const page = pageEnd(rows, start, query.page_size, (row) => [row.sort_at, row.id]);
+    const extent = await pageExtent(this.sql, this.sql`gateway.accounts`, start, page);
+    return toPage(page.rows.map(toAccount), extent, query);
   }
 
   /** Creates a key; `key` is given only for the development key the operator chose. */
@@ -162,20 +166,20 @@ export class AccountStore {
     };
   }
 
-  async listKeys(accountId: string, page: PageQuery): Promise<PageOf<ApiKeyInfo>> {
+  /** Newest first, keyset-paged like every list (shared/src/db/paging.ts; migration 005 has its index). */
+  async listKeys(accountId: string, query: PageQuery): Promise<PageOf<ApiKeyInfo>> {
     await this.getAccount(accountId);
-    const rows = await this.sql<(KeyRow & { total: number })[]>`
-      SELECT id, account_id, name, prefix, scopes, created_at, revoked_at, count(*) OVER ()::int AS total
+    const start = pageStart(query, ['timestamp', 'uuid'], 'api_keys');
+    const { after } = start;
+    const rows = await this.sql<(KeyRow & { sort_at: string })[]>`
+      SELECT id, account_id, name, prefix, scopes, created_at, revoked_at, created_at::text AS sort_at
       FROM gateway.api_keys WHERE account_id = ${accountId}
-      ORDER BY created_at DESC, id LIMIT ${page.page_size} OFFSET ${(page.page - 1) * page.page_size}`;
-    const total = await pageTotal(
-      rows,
-      () =>
-        this.sql<
-          { n: number }[]
-        >`SELECT count(*)::int AS n FROM gateway.api_keys WHERE account_id = ${accountId}`,
-    );
-    return toPage(rows.map(toKeyInfo), total, page);
+      ${after ? this.sql`AND (created_at, id) < (${cursorTime(this.sql, after[0])}, ${after[1]}::uuid)` : this.sql``}
+      ORDER BY created_at DESC, id DESC LIMIT ${start.limit} OFFSET ${start.offset}`;
+    const page = pageEnd(rows, start, query.page_size, (row) => [row.sort_at, row.id]);
+    const from = this.sql`gateway.api_keys WHERE account_id = ${accountId}`;
+    const extent = await pageExtent(this.sql, from, start, page);
+    return toPage(page.rows.map(toKeyInfo), extent, query);
   }
 
   /**

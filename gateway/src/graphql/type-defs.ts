@@ -4,6 +4,19 @@
  * resolver). The operations' fields (the roots, Agent.promptVersions, ...) are made from the
  * catalogue (operation-fields.ts); graphql-contracts.test.ts holds these types to the contracts.
  */
+/**
+ * A page of a list: REST's page wrapper (shared/src/contracts/common.ts) in camelCase, declared once
+ * so every list pages alike; its fields are described from that contract (descriptions.ts).
+ */
+function page(type: string, item: string, what: string): string {
+  return /* GraphQL */ `
+  "One page of ${what}."
+  type ${type} {
+    items: [${item}!]! page: Int! pageSize: Int! total: Int! totalExact: Boolean! totalPages: Int! hasMore: Boolean!
+    nextCursor: String
+  }`;
+}
+
 export const typeDefs = /* GraphQL */ `
   # Described in scalars.ts, with their parsing.
   scalar DateTime
@@ -224,6 +237,8 @@ export const typeDefs = /* GraphQL */ `
     phoneNumber: String! phoneColumn: String!
     maxConcurrentCalls: Int! retryConfig: RetryConfig status: CampaignStatus! counts: CampaignCounts!
     startAt: DateTime createdAt: DateTime! startedAt: DateTime finishedAt: DateTime
+    "Why preparing the contact list failed (the campaign was cancelled); null otherwise."
+    failureReason: String
   }
   type Contact {
     id: ID! campaignId: ID! position: Int! phoneNumber: String data: JSON! state: ContactState! attempts: Int!
@@ -253,24 +268,13 @@ export const typeDefs = /* GraphQL */ `
   type BulkRedelivery { queued: Int! hasMore: Boolean! deliveries: [Redelivery!]! }
   type Redelivery { id: ID! redeliveryOf: ID! eventId: ID! }
 
-  "One page of agents."
-  type AgentPage { items: [Agent!]! page: Int! pageSize: Int! total: Int! totalPages: Int! hasMore: Boolean! }
-  "One page of prompt versions."
-  type PromptVersionPage {
-    items: [PromptVersion!]! page: Int! pageSize: Int! total: Int! totalPages: Int! hasMore: Boolean!
-  }
-  "One page of calls."
-  type CallPage { items: [Call!]! page: Int! pageSize: Int! total: Int! totalPages: Int! hasMore: Boolean! }
-  "One page of campaigns."
-  type CampaignPage { items: [Campaign!]! page: Int! pageSize: Int! total: Int! totalPages: Int! hasMore: Boolean! }
-  "One page of campaign contacts."
-  type ContactPage { items: [Contact!]! page: Int! pageSize: Int! total: Int! totalPages: Int! hasMore: Boolean! }
-  "One page of SIP trunks."
-  type SipTrunkPage { items: [SipTrunk!]! page: Int! pageSize: Int! total: Int! totalPages: Int! hasMore: Boolean! }
-  "One page of webhook deliveries."
-  type WebhookDeliveryPage {
-    items: [WebhookDelivery!]! page: Int! pageSize: Int! total: Int! totalPages: Int! hasMore: Boolean!
-  }
+${page('AgentPage', 'Agent', 'agents')}
+${page('PromptVersionPage', 'PromptVersion', 'prompt versions')}
+${page('CallPage', 'Call', 'calls')}
+${page('CampaignPage', 'Campaign', 'campaigns')}
+${page('ContactPage', 'Contact', 'campaign contacts')}
+${page('SipTrunkPage', 'SipTrunk', 'SIP trunks')}
+${page('WebhookDeliveryPage', 'WebhookDelivery', 'webhook deliveries')}
 
   input WebhookConfigInput {
     url: String!

@@ -1,4 +1,4 @@
-import { freePort } from '@voice/shared';
+import { encodeCursor, freePort, PAGE_MAX } from '@voice/shared';
 import type { TestPlatform } from '../../test/support/harness';
 import { api, type Envelope } from '../../test/support/http';
 import type { Fixtures } from './values';
@@ -142,6 +142,15 @@ export async function createFixtures(
     key_id: [spare.id],
     industry: industries.flatMap((industry) => [industry.id, industry.name]).slice(0, 6),
     file: [recordingFile],
+    // Well-formed cursors, which get past their decoding to the database: of the call list and the
+    // admin ones, of no list, far back, and on the last page a cursor may name.
+    cursor: [
+      encodeCursor(2, ['2026-01-01 00:00:00.123456+00', call.id], 'calls'),
+      encodeCursor(PAGE_MAX, ['1970-01-01 00:00:00+00', call.id], 'calls'),
+      encodeCursor(3, ['2999-12-31 23:59:59-15:59:59', account.id], 'accounts'),
+      encodeCursor(2, ['2026-01-01 00:00:00+05:30', spare.id], 'api_keys'),
+      encodeCursor(2, ['2026-01-01 00:00:00+00', call.id]),
+    ],
   };
 
   /** Puts back what the fuzz deleted (agents, prompt versions), so later cases still hit live ones. */

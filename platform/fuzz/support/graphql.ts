@@ -114,11 +114,17 @@ function literal(
       break;
     default:
       good =
-        name === 'url'
-          ? fc.constantFrom(`"http://127.0.0.1:${fixtures.deadPort}/h"`, '"ftp://127.0.0.1/"', '"not a url"')
-          : name.toLowerCase().includes('number')
-            ? fc.constantFrom('"+14155550100"', '"+14155550123"', '"555"', '"+0123456789"')
-            : str(fc.string({ maxLength: 20 }));
+        name === 'cursor'
+          ? str(fromPool(fixtures, 'cursor') ?? fc.string({ maxLength: 20 }))
+          : name === 'url'
+            ? fc.constantFrom(
+                `"http://127.0.0.1:${fixtures.deadPort}/h"`,
+                '"ftp://127.0.0.1/"',
+                '"not a url"',
+              )
+            : name.toLowerCase().includes('number')
+              ? fc.constantFrom('"+14155550100"', '"+14155550123"', '"555"', '"+0123456789"')
+              : str(fc.string({ maxLength: 20 }));
   }
   return fc.oneof({ weight: 8, arbitrary: good }, { weight: 1, arbitrary: junk });
 }

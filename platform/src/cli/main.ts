@@ -6,10 +6,10 @@ const USAGE = `Operator CLI for the Voice Agent Calling platform (talks to the a
 Usage: pnpm voice <command> [options]
 
   accounts create --name <name> [--plan free|pro|enterprise] [--rate-limit <per minute>]
-  accounts list [--page <n>] [--page-size <n>]
+  accounts list [--page <n> | --cursor <next_cursor>] [--page-size <n>]
   accounts get <account_id>
   keys create --account <account_id> [--name <name>] [--scopes agents:read,calls:write,...]
-  keys list --account <account_id>
+  keys list --account <account_id> [--page <n> | --cursor <next_cursor>] [--page-size <n>]
   keys revoke <key_id>
 
 Environment: VOICE_API_URL (default http://127.0.0.1:3000), ADMIN_TOKEN (required).
@@ -22,6 +22,7 @@ const OPTIONS = {
   account: { type: 'string' },
   scopes: { type: 'string' },
   page: { type: 'string' },
+  cursor: { type: 'string' },
   'page-size': { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -42,7 +43,11 @@ function integer(value: string | undefined, flag: string): number | undefined {
 
 async function run(client: AdminClient, words: string[], values: Values): Promise<unknown> {
   const [group, action, id] = words;
-  const pageQuery = `page=${integer(values.page, 'page') ?? 1}&page_size=${integer(values['page-size'], 'page-size') ?? 20}`;
+  const pageQuery = new URLSearchParams({
+    page: String(integer(values.page, 'page') ?? 1),
+    page_size: String(integer(values['page-size'], 'page-size') ?? 20),
+    ...(values.cursor ? { cursor: values.cursor } : {}),
+  }).toString();
   switch (`${group} ${action}`) {
     case 'accounts create':
       return client.request('POST', '/admin/accounts', {

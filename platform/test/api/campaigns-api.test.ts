@@ -11,9 +11,12 @@ import {
   campaignApi,
   campaignSuite,
   completingNumbers,
+  createAgent,
   dialsPerNumber,
   FROM,
   maxOverlap,
+  pollingAccount,
+  type Res,
 } from './campaigns-support';
 
 type Issues = { loc: (string | number)[]; msg: string; type: string }[];
@@ -142,6 +145,98 @@ describe.each(infraModes())('campaigns: validation, access, idempotency, size (%
     expect(completed.body.data.items.length).toBeGreaterThan(0);
     expect(completed.body.data.items.every((c) => c.status === 'completed')).toBe(true);
     expect((await api.send('GET', '/v1/campaigns?status=draft')).status).toBe(422);
+  });
+
+  it('walks the campaign list by cursor: every campaign once while newer ones are created, with or without a status', async () => {
+    const walker = await pollingAccount(t, `Cursor walk (${mode})`);
+    const client = campaignApi(t.url, walker.key);
+    const agentId = await createAgent(t.url, walker.key);
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const create = (name: string) =>
+      client.create({
+        name,
+        agent_id: agentId,
+        phone_number: FROM,
+        contacts: [{ phone: FROM }],
+        start_at: later,
+      });
+    const first = await Promise.all(Array.from({ length: 7 }, (_, i) => create(`Walk ${i}`)));
+    await client.send('POST', `/v1/campaigns/${first[2]!.id}/cancel`);
+    const listed = async (query: string) =>
+      (await client.send<PageOf<Campaign>>('GET', `/v1/campaigns?page_size=100${query}`)).body.data.items.map(
+        (c) => c.id,
+      );
+
+    for (const [query, size] of [
+      ['', 2],
+      ['&status=scheduled', 3],
+    ] as const) {
+      const before = await listed(query);
+      // Campaign 2 is cancelled; the first walk's creations are scheduled too.
+      expect(before.length).toBeGreaterThanOrEqual(6);
+      expect(before.includes(first[2]!.id)).toBe(!query);
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let page = 0;
+      do {
+        const res: Res<PageOf<Campaign>> = await client.send<PageOf<Campaign>>(
+          'GET',
+          `/v1/campaigns?page_size=${size}${query}${cursor ? `&cursor=${cursor}` : ''}`,
+        );
+        expect(res.status, res.text).toBe(200);
+        page++;
+        expect(res.body.data).toMatchObject({ page, page_size: size, total_exact: true });
+        seen.push(...res.body.data.items.map((c) => c.id));
+        cursor = res.body.data.next_cursor;
+        expect(res.body.data.has_more).toBe(cursor !== null);
+        // Newest first: a campaign created now sorts before the walk's position, never into it.
+        await create(`Created during the walk, page ${page}`);
+      } while (cursor);
+      expect(seen).toEqual(before);
+    }
+  });
+
+  it('walks a campaign’s contacts by cursor in position order, totals from its counts; a bad cursor is a 422 on it', async () => {
+    const contacts = Array.from({ length: 250 }, (_, i) =>
+      i % 10 === 0 ? { name: `No phone ${i}` } : { phone: `+1415${String(4_000_000 + i)}`, name: `C${i}` },
+    );
+    const created = await api.create(
+      settings({ contacts, start_at: new Date(Date.now() + 3_600_000).toISOString() }),
+    );
+    const walk = async (query: string) => {
+      const positions: number[] = [];
+      let cursor: string | null = null;
+      do {
+        const res: Res<PageOf<{ position: number }>> = await api.send<PageOf<{ position: number }>>(
+          'GET',
+          `/v1/campaigns/${created.id}/contacts?page_size=100${query}${cursor ? `&cursor=${cursor}` : ''}`,
+        );
+        expect(res.status, res.text).toBe(200);
+        expect(res.body.data.total_exact).toBe(true);
+        expect(res.body.data.total).toBe(query ? 25 : 250);
+        positions.push(...res.body.data.items.map((c) => c.position));
+        cursor = res.body.data.next_cursor;
+      } while (cursor);
+      return positions;
+    };
+    expect(await walk('')).toEqual([...Array(250).keys()]);
+    expect(await walk('&status=skipped')).toEqual(Array.from({ length: 25 }, (_, i) => i * 10));
+
+    const listCursor = (await api.send<PageOf<Campaign>>('GET', '/v1/campaigns?page_size=1')).body.data
+      .next_cursor!;
+    const edited = (key: unknown[]) => Buffer.from(JSON.stringify([2, ...key])).toString('base64url');
+    for (const [path, cursor] of [
+      ['/v1/campaigns', 'not-a-cursor'],
+      ['/v1/campaigns', edited(['2026-11-26 18:30:19.123+00', 'not-a-uuid'])],
+      ['/v1/campaigns', edited(['2026-02-30 00:00:00+00', randomUUID()])],
+      [`/v1/campaigns/${created.id}/contacts`, listCursor],
+      [`/v1/campaigns/${created.id}/contacts`, edited([1.5])],
+      [`/v1/campaigns/${created.id}/contacts`, 'x'.repeat(513)],
+    ] as const) {
+      const res = await api.send('GET', `${path}?cursor=${cursor}`);
+      expect(res.status, `${path} ${cursor}: ${res.text}`).toBe(422);
+      expect((res.body.detail as Issues).map((d) => d.loc)).toEqual([['query', 'cursor']]);
+    }
   });
 
   it('takes 100,000 contacts in one request: 201 preparing at once, then scheduled with every duplicate skipped', async () => {

@@ -8,11 +8,13 @@ import { type PlatformProcess, spawnPlatform, spawnService, waitForOutput } from
 import {
   campaignApi,
   completingNumbers,
+  countsSnapshot,
   createAgent,
   dialsPerNumber,
   FROM,
   maxOverlap,
   pollingAccount,
+  watchCounts,
 } from './campaigns-support';
 
 /** A completed call takes ~0.3-0.6 s of wall time. */
@@ -118,11 +120,13 @@ describe.runIf(infraModes().includes('nats'))('campaign service replicas (NATS +
     ).toBe(true);
   });
 
-  it('survives kill -9 of the replica dialing mid-campaign: none dialed twice, none lost, cap held', async () => {
+  it('survives kill -9 of the replica dialing mid-campaign: none dialed twice, none lost, cap held, counts equal a recount throughout', async () => {
     // One replica left, so the one killed is the one doing the work.
     await replicas.pop()!.stop('SIGTERM');
     const numbers = completingNumbers(18, '+1415552');
     const created = await create('Killed mid-campaign', numbers);
+    // Stored counts against a recount in one snapshot, before the kill, while down and after.
+    const watch = watchCounts(sql, created.id);
     await api.waitFor(created.id, (c) => c.counts.completed >= 4);
     const killed = replicas.pop()!;
     expect(await killed.stop('SIGKILL')).toBeNull();
@@ -137,6 +141,13 @@ describe.runIf(infraModes().includes('nats'))('campaign service replicas (NATS +
 
     replicas.push(await startReplica());
     const done = await api.waitFor(created.id, (c) => c.status === 'completed');
+    const seen = await watch.stop();
     await expectExactlyOnce(done, numbers);
+    expect(seen.mismatches).toEqual([]);
+    expect(seen.inFlight, `${seen.taken} snapshots`).toBeGreaterThan(0);
+    const { stored, recounted } = await countsSnapshot(sql, created.id);
+    expect(stored).toEqual(recounted);
+    // No replica had to repair counts that kept the campaign open (dispatcher.ts, completeIdle).
+    for (const replica of replicas) expect(replica.output()).not.toContain('stored counts had kept open');
   }, 180_000);
 });

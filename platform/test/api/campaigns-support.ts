@@ -1,4 +1,6 @@
-import type { Call, Campaign, CampaignContact, PageOf } from '@voice/shared';
+import { setTimeout as delay } from 'node:timers/promises';
+import { isDeepStrictEqual } from 'node:util';
+import { type Call, type Campaign, type CampaignContact, CONTACT_STATES, type PageOf } from '@voice/shared';
 import type { InfraMode } from '@voice/shared/testing';
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -179,4 +181,56 @@ export function campaignSuite(mode: InfraMode, timeScale: number): CampaignSuite
   });
   // Complete once the beforeAll above ran, which is before any test or later hook reads it.
   return suite as CampaignSuite;
+}
+
+type Counts = Record<string, number>;
+
+/**
+ * The campaign's stored counts and a recount of its contacts (GROUP BY state), read in one
+ * snapshot: the service changes both in one transaction, so at every moment they must agree.
+ */
+export async function countsSnapshot(
+  sql: postgres.Sql,
+  campaignId: string,
+): Promise<{ stored: Counts; recounted: Counts }> {
+  const zero = (): Counts => Object.fromEntries([['total', 0], ...CONTACT_STATES.map((s) => [s, 0])]);
+  return sql.begin('isolation level repeatable read read only', async (tx) => {
+    const [row] = await tx<{ counts: Counts }[]>`
+      SELECT counts FROM campaign.campaigns WHERE id = ${campaignId}`;
+    const states = await tx<{ state: string; n: number }[]>`
+      SELECT state, count(*)::int AS n FROM campaign.contacts WHERE campaign_id = ${campaignId}
+      GROUP BY state`;
+    const recounted = zero();
+    for (const { state, n } of states) {
+      recounted[state] = n;
+      recounted.total! += n;
+    }
+    return { stored: { ...zero(), ...row?.counts }, recounted };
+  });
+}
+
+/**
+ * Compares stored counts with a recount (countsSnapshot) over and over until stopped: every
+ * disagreement, how many snapshots were taken and how many caught calls in flight (so a run
+ * was watched while it moved, not only before or after).
+ */
+export function watchCounts(sql: postgres.Sql, campaignId: string) {
+  let stopped = false;
+  const seen = { taken: 0, inFlight: 0, mismatches: [] as { stored: Counts; recounted: Counts }[] };
+  const watching = (async () => {
+    while (!stopped) {
+      const snapshot = await countsSnapshot(sql, campaignId);
+      seen.taken++;
+      if ((snapshot.recounted.in_progress ?? 0) > 0) seen.inFlight++;
+      if (!isDeepStrictEqual(snapshot.stored, snapshot.recounted)) seen.mismatches.push(snapshot);
+      await delay(10);
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await watching;
+      return seen;
+    },
+  };
 }

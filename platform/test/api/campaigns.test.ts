@@ -10,10 +10,12 @@ import {
   type CampaignSuite,
   campaignSuite,
   completingNumbers,
+  countsSnapshot,
   createAgent,
   dialsPerNumber,
   FROM,
   maxOverlap,
+  watchCounts,
 } from './campaigns-support';
 
 /** A completed call takes ~0.2-0.4 s of wall time, an unanswered one ~0.12 s. */
@@ -140,6 +142,41 @@ describe.each(infraModes())('campaigns: dialing (%s)', (mode) => {
       skipped: 0,
       cancelled: 0,
     });
+  });
+
+  it('keeps the stored counts equal to a recount of the contacts at every moment of a run (every outcome, retries)', async () => {
+    // Four of each outcome (the last four digits pick it), eight completing, two skipped.
+    const outcomes = ['0001', '0002', '0003', '0004'].flatMap((tail, k) =>
+      Array.from({ length: 4 }, (_, i) => `+1415${7_000 + 10 * k + i}${tail}`),
+    );
+    const numbers = [...outcomes, ...completingNumbers(8, '+1415557')];
+    const created = await api.create(
+      settings({
+        contacts: [...contactsOf(numbers), { name: 'No phone' }, { phone: numbers[0] }],
+        max_concurrent_calls: 4,
+        retry_config: { on_statuses: ['no_answer', 'busy', 'failed'], max_retries: 1, interval_seconds: 1 },
+      }),
+    );
+    const watch = watchCounts(sql, created.id);
+    const done = await api.waitFor(created.id, (c) => c.status === 'completed');
+    const seen = await watch.stop();
+    expect(seen.mismatches).toEqual([]);
+    expect(seen.inFlight, `${seen.taken} snapshots`).toBeGreaterThan(0);
+    expect(done.counts).toEqual({
+      total: 26,
+      pending: 0,
+      in_progress: 0,
+      completed: 8,
+      no_answer: 4,
+      failed: 4,
+      voicemail: 4,
+      busy: 4,
+      skipped: 2,
+      cancelled: 0,
+    });
+    const { stored, recounted } = await countsSnapshot(sql, created.id);
+    expect(stored).toEqual(recounted);
+    expect(stored).toEqual(done.counts);
   });
 
   it('retries the listed outcomes after interval_seconds, up to max_retries, with a custom phone_column', async () => {

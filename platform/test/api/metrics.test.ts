@@ -273,6 +273,14 @@ describe.each(infraModes())('GET /metrics on the all-in-one process (%s)', (mode
     expect(after.sum('campaign_active_calls')).toBe(0);
     expect(after.sum('campaigns_running')).toBe(0);
     expect(placed(after)).toBe(4);
+    // Each call's end moved its contact in one timed transaction.
+    const recorded = (e: Awaited<ReturnType<typeof scrape>>) =>
+      e.sum('campaign_call_ended_seconds_count', { result: 'recorded' });
+    expect(recorded(after) - recorded(before)).toBe(4);
+    const locked = (e: Awaited<ReturnType<typeof scrape>>) =>
+      e.sum('campaign_call_ended_locked_seconds_count');
+    expect(locked(after) - locked(before)).toBe(4);
+    expect(after.types.get('campaign_call_ended_seconds')).toBe('histogram');
   });
 
   it('has the process metrics and a role label on every sample, and stays out of the OpenAPI document', async () => {

@@ -59,6 +59,11 @@ describe('OpenAPI document and docs UI', () => {
     doc = res.body;
   });
   afterAll(async () => t?.stop());
+  /** A schema, or the component its `$ref` names. */
+  const deref = (found: (JsonSchema & { $ref?: string }) | undefined): JsonSchema => {
+    if (!found) throw new Error('no schema');
+    return found.$ref ? deref(schema(found.$ref.replace('#/components/schemas/', ''))) : found;
+  };
   /** Every operation of the document, with where it is. */
   const operations = () =>
     Object.entries(doc.paths).flatMap(([path, byMethod]) =>
@@ -206,6 +211,28 @@ describe('OpenAPI document and docs UI', () => {
         maximum: PAGE_SIZE_MAX,
         default: 20,
       });
+    }
+  });
+
+  it('offers cursor paging on every paged operation: a cursor parameter, next_cursor and total_exact', () => {
+    const paged = operations().filter(({ operation }) =>
+      operation.parameters?.some((p) => p.name === 'page'),
+    );
+    for (const { path, operation } of paged) {
+      const cursor = operation.parameters?.find((p) => p.name === 'cursor');
+      expect(cursor, path).toMatchObject({ in: 'query', schema: { type: 'string', maxLength: 512 } });
+      expect(cursor?.schema.description ?? (cursor as { description?: string }).description, path).toMatch(
+        /next_cursor/,
+      );
+      const envelope = deref(
+        (operation.responses['200'] as { content?: Record<string, { schema: JsonSchema }> }).content?.[
+          'application/json'
+        ]?.schema,
+      );
+      const page = deref(envelope.properties?.data);
+      expect(page.required, path).toEqual(expect.arrayContaining(['total', 'total_exact', 'next_cursor']));
+      expect(deref(page.properties?.next_cursor).type, path).toEqual(['string', 'null']);
+      expect(deref(page.properties?.total_exact).type, path).toBe('boolean');
     }
   });
 

@@ -37,7 +37,14 @@ export function createCampaignService(
     subscriptions: [
       serveHealth(deps, 'campaign'),
       ...serveCampaigns(deps, campaigns),
-      consumeCampaignCallEnded({ bus: deps.bus, sql: deps.sql, log: deps.log, campaigns, onSlotFreed: wake }),
+      consumeCampaignCallEnded({
+        bus: deps.bus,
+        sql: deps.sql,
+        log: deps.log,
+        campaigns,
+        onSlotFreed: wake,
+        metrics,
+      }),
     ],
     background: [
       () =>

@@ -3,10 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { countsFrom } from '../src/db/campaign-rows';
 import { afterPlacementError, decideAfterCall } from '../src/domain/attempts';
 import { classifyContact } from '../src/domain/contacts';
-import { applyMoves, isIdle } from '../src/domain/counts';
+import { applyMoves, isIdle, listedTotal } from '../src/domain/counts';
 import {
   completesWhenIdle,
   initialStatus,
+  isLastingFailure,
   moveFor,
   nextPreparationStep,
   PREPARE_BATCH,
@@ -131,6 +132,20 @@ describe('campaign states', () => {
   });
 });
 
+describe('isLastingFailure', () => {
+  it('counts what the same step meets again, not a lost connection, a rollback, a timeout or a lock', () => {
+    for (const code of ['23514', '23505', '22P02', '42P01', 'P0001', 'XX000']) {
+      expect(isLastingFailure(code), code).toBe(true);
+    }
+    for (const code of ['08006', '40001', '40P01', '53300', '55P03', '57014', '57P01', '58030']) {
+      expect(isLastingFailure(code), code).toBe(false);
+    }
+    for (const code of [undefined, 'ECONNRESET', 'CONNECTION_CLOSED', '', '2350']) {
+      expect(isLastingFailure(code), String(code)).toBe(false);
+    }
+  });
+});
+
 describe('decideAfterCall', () => {
   const retry: RetryConfig = { on_statuses: ['no_answer', 'busy'], max_retries: 2, interval_seconds: 30 };
   const decide = (outcome: 'completed' | 'no_answer' | 'busy' | 'voicemail' | 'failed', attempts: number) =>
@@ -226,5 +241,22 @@ describe('applyMoves', () => {
     expect(isIdle(counts)).toBe(false);
     expect(isIdle({ ...counts, pending: 0, in_progress: 0, completed: 5 })).toBe(true);
     expect(isIdle({ ...counts, pending: 0, in_progress: 1 })).toBe(false);
+  });
+});
+
+describe('listedTotal', () => {
+  const counts = {
+    ...countsFrom([
+      { state: 'pending', n: 7 },
+      { state: 'skipped', n: 3 },
+    ]),
+  };
+  it('is the count of the listed state, or the total', () => {
+    expect(listedTotal(counts, undefined, { page: 1, pageSize: 5, shown: 5 })).toBe(10);
+    expect(listedTotal(counts, 'skipped', { page: 1, pageSize: 5, shown: 3 })).toBe(3);
+    expect(listedTotal(counts, 'completed', { page: 1, pageSize: 5, shown: 0 })).toBe(0);
+  });
+  it('never says fewer than the pages so far hold', () => {
+    expect(listedTotal(counts, 'skipped', { page: 3, pageSize: 5, shown: 2 })).toBe(12);
   });
 });

@@ -17,7 +17,7 @@ import { campaignRepository } from '../src/db/campaign-repository';
 import { countsFrom } from '../src/db/campaign-rows';
 import { contactRepository } from '../src/db/contact-repository';
 import { migrations } from '../src/db/migrations';
-import { PREPARE_BATCH } from '../src/domain/lifecycle';
+import { PREPARATION_ATTEMPTS, PREPARE_BATCH } from '../src/domain/lifecycle';
 
 const log = createLogger({
   level: process.env.TEST_LOG_LEVEL ?? 'silent',
@@ -126,11 +126,11 @@ describe.each(infraModes())('campaign preparation (%s)', (mode) => {
     expect((await app.start(ACCOUNT, id, contacts.length)).counts).toEqual(started.counts);
     expect((await row(id)).prepared_through).toBe(PREPARE_BATCH);
 
-    expect(await prepareDue(sql, 10)).toBe(true);
+    expect(await prepareDue(sql, 10, log)).toBe(true);
     const second = await app.get(ACCOUNT, id);
     expect(second).toMatchObject({ status: 'preparing', counts: { skipped: skippedBelow(10_000) } });
 
-    expect(await prepareDue(sql, 10)).toBe(false);
+    expect(await prepareDue(sql, 10, log)).toBe(false);
     const prepared = await app.get(ACCOUNT, id);
     expect(prepared.status).toBe('running');
     expect(prepared.started_at).not.toBeNull();
@@ -144,7 +144,7 @@ describe.each(infraModes())('campaign preparation (%s)', (mode) => {
       { status: 'preparing', sequence: 2, skipped: skippedBelow(10_000) },
       { status: 'running', sequence: 3, skipped },
     ]);
-    expect(await prepareDue(sql, 10)).toBe(false);
+    expect(await prepareDue(sql, 10, log)).toBe(false);
     expect((await row(id)).sequence).toBe(3);
   });
 
@@ -153,7 +153,7 @@ describe.each(infraModes())('campaign preparation (%s)', (mode) => {
     const ids = [await uploaded(contacts), await uploaded(contacts)];
     for (const id of ids) await app.start(ACCOUNT, id, contacts.length);
     const replica = async () => {
-      while (await prepareDue(sql, 10)) {}
+      while (await prepareDue(sql, 10, log)) {}
     };
     await Promise.all([replica(), replica()]);
     // A replica that skipped a campaign the other held says nothing of it: look again.
@@ -202,8 +202,71 @@ describe.each(infraModes())('campaign preparation (%s)', (mode) => {
     expect(cancelled.counts).toMatchObject({ total: 12_000, pending: 0 });
     expect(cancelled.counts.cancelled + cancelled.counts.skipped).toBe(12_000);
     expect(await keptNumbers(id)).toBe(0);
-    expect(await prepareDue(sql, 10)).toBe(false);
+    expect(await prepareDue(sql, 10, log)).toBe(false);
     expect(await row(id)).toMatchObject({ status: 'cancelled', prepared_through: PREPARE_BATCH });
+  });
+
+  /**
+   * Makes every insert of the campaign's numbers (each step of its preparation does some) fail
+   * with `sqlState`, as PostgreSQL would fail a step; `null` lifts it.
+   */
+  async function refuseSteps(id: string, sqlState: string | null): Promise<void> {
+    await sql.unsafe(`
+      CREATE OR REPLACE FUNCTION campaign.test_refuse_step() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'refused by the test' USING ERRCODE = TG_ARGV[0]; END $$`);
+    await sql.unsafe(`DROP TRIGGER IF EXISTS refuse_step ON campaign.contact_numbers`);
+    if (sqlState === null) return;
+    await sql.unsafe(`
+      CREATE TRIGGER refuse_step BEFORE INSERT ON campaign.contact_numbers FOR EACH ROW
+      WHEN (NEW.campaign_id = '${id}') EXECUTE FUNCTION campaign.test_refuse_step('${sqlState}')`);
+  }
+
+  it('fails a preparation whose steps keep failing: cancelled with the reason on it, progress published; an error a retry gets past only retries', async () => {
+    const contacts = longList();
+    const id = await uploaded(contacts);
+    await app.start(ACCOUNT, id, contacts.length);
+    try {
+      // A serialization failure: the step is taken again, as often as it takes, and never counted.
+      await refuseSteps(id, '40001');
+      for (let i = 0; i <= PREPARATION_ATTEMPTS; i++) await prepareDue(sql, 10, log);
+      expect(await row(id)).toMatchObject({ status: 'preparing', preparation_failures: 0 });
+
+      // A check violation: counted; a step that then succeeds clears the count.
+      await refuseSteps(id, '23514');
+      await prepareDue(sql, 10, log);
+      expect(await row(id)).toMatchObject({ preparation_failures: 1, prepared_through: PREPARE_BATCH });
+      await refuseSteps(id, null);
+      expect(await prepareDue(sql, 10, log)).toBe(true);
+      expect(await row(id)).toMatchObject({ preparation_failures: 0, prepared_through: 2 * PREPARE_BATCH });
+
+      await refuseSteps(id, '23514');
+      for (let i = 1; i < PREPARATION_ATTEMPTS; i++) {
+        await prepareDue(sql, 10, log);
+        expect(await row(id)).toMatchObject({ status: 'preparing', preparation_failures: i });
+      }
+      expect(await prepareDue(sql, 10, log)).toBe(false);
+    } finally {
+      await refuseSteps(id, null);
+    }
+    const failed = await app.get(ACCOUNT, id);
+    expect(failed).toMatchObject({ status: 'cancelled', started_at: null });
+    expect(failed.failure_reason).toMatch(
+      /^Preparation failed: .*\(database error 23514\)\. Nobody was dialed/,
+    );
+    expect(failed.finished_at).not.toBeNull();
+    expect(failed.counts).toMatchObject({ total: 12_000, pending: 0, in_progress: 0 });
+    expect(failed.counts).toEqual(countsFrom(await contactRepository.countsByState(sql, id)));
+    expect(await keptNumbers(id)).toBe(0);
+    expect((await progress(id)).map((p) => [p.status, p.sequence])).toEqual([
+      ['preparing', 1],
+      ['preparing', 2],
+      ['cancelled', 3],
+    ]);
+    // Out of the background's work for good; a campaign that did not fail has no reason.
+    expect(await prepareDue(sql, 10, log)).toBe(false);
+    expect((await row(id)).sequence).toBe(3);
+    const fine = await uploaded([{ phone: number(1) }]);
+    expect(await app.start(ACCOUNT, fine, 1)).not.toHaveProperty('failure_reason');
   });
 
   it('refuses a start with a chunk missing and a chunk after the start; a chunk sent twice counts once; discard drops drafts only', async () => {

@@ -88,6 +88,12 @@ export const Campaign = z
     created_at: DateTime.describe('When it was created'),
     started_at: DateTime.nullable().describe('When it started calling; null until then'),
     finished_at: DateTime.nullable().describe('When it completed or was cancelled; null until then'),
+    failure_reason: z
+      .string()
+      .optional()
+      .describe(
+        'Present only when the campaign stopped on its own: its preparation failed (status cancelled, nobody was dialed)',
+      ),
   })
   .meta({ id: 'Campaign', description: 'A list of contacts an agent calls, a few at a time' });
 export type Campaign = z.infer<typeof Campaign>;

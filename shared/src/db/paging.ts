@@ -1,5 +1,5 @@
 import type postgres from 'postgres';
-import { EXACT_TOTAL_MAX, type PageExtent, type PageQuery } from '../contracts/common';
+import { EXACT_TOTAL_MAX, PAGE_MAX, type PageExtent, type PageQuery } from '../contracts/common';
 import { AppError } from '../errors';
 import type { Sql } from './connect';
 
@@ -119,7 +119,9 @@ export function decodeCursor<const K extends readonly CursorKind[]>(
   if (list !== undefined && parts.shift() !== list) throw badCursor();
   if (parts.length !== kinds.length + 1) throw badCursor();
   const [page, ...key] = parts;
-  if (typeof page !== 'number' || !Number.isSafeInteger(page) || page < 2) throw badCursor();
+  // Bounded as a page number is (GraphQL's Int is 32 bits: a larger page could not be answered).
+  if (typeof page !== 'number' || !Number.isSafeInteger(page) || page < 2 || page > PAGE_MAX)
+    throw badCursor();
   if (!key.every((value, i) => isKind(value, kinds[i]!))) throw badCursor();
   // Each value was checked against its declared kind just above.
   return { page, key: key as CursorKey<K> };
@@ -140,6 +142,46 @@ export function pageStart<const K extends readonly CursorKind[]>(
     return { page: query.page, after: undefined, offset: (query.page - 1) * query.page_size, limit, list };
   const { page, key } = decodeCursor(query.cursor, kinds, list);
   return { page, after: key, offset: 0, limit, list };
+}
+
+/**
+ * A `timestamp` of a cursor's key, as SQL to compare a column with. It goes to PostgreSQL as text
+ * and is cast there: written `${value}::timestamptz`, postgres.js types the parameter timestamptz
+ * and sends it through a JavaScript Date, cutting it to milliseconds, so rows that share the
+ * cursor's millisecond are skipped.
+ */
+export function cursorTime(db: Db, value: string): SqlFragment {
+  return db`${value}::text::timestamptz`;
+}
+
+/**
+ * `AND ...`: the rows after a cursor's key `[created_at text, id]` in a list sorted
+ * `created_at DESC, id` (ascending id breaks ties), as columns `created_at` and `id`. The
+ * directions differ, so no row comparison: an index on (..., created_at DESC, id) bounds the scan
+ * by created_at, and the filter skips only the rows that share the cursor's instant.
+ */
+export function afterNewestFirst(db: Db, [at, id]: readonly [string, string]): SqlFragment {
+  const time = cursorTime(db, at);
+  return db`AND created_at <= ${time} AND (created_at < ${time} OR id > ${id}::uuid)`;
+}
+
+/**
+ * Reads a page's rows with `query`. A cursor's values were checked for their kinds only: one that
+ * PostgreSQL still cannot take as its column's type (a `number` of 1.5 or 1e300 for an integer
+ * column) raises a data exception (SQLSTATE class 22), which is a bad cursor: a 422 on `cursor`
+ * (not the 422 on `body` that other data exceptions answer).
+ */
+export async function pageRows<T>(
+  start: PageStart<readonly CursorValue[]>,
+  query: PromiseLike<T>,
+): Promise<T> {
+  try {
+    return await query;
+  } catch (error) {
+    const code = (error as { code?: unknown } | undefined)?.code;
+    if (start.after && typeof code === 'string' && code.startsWith('22')) throw badCursor();
+    throw error;
+  }
 }
 
 /**

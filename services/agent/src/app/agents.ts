@@ -103,8 +103,8 @@ export class AgentsApp {
   }
 
   async list(accountId: string, page: PageQuery): Promise<PageOf<Agent>> {
-    const { rows, total } = await agentRepository.page(this.options.sql, accountId, page);
-    return toPage(rows.map(toAgent), total, page);
+    const { rows, extent } = await agentRepository.page(this.options.sql, accountId, page);
+    return toPage(rows.map(toAgent), extent, page);
   }
 
   async get(accountId: string, agentId: string): Promise<Agent> {

@@ -47,10 +47,10 @@ export class PromptsApp {
 
   async list(accountId: string, agentId: string, page: PageQuery): Promise<PageOf<PromptVersion>> {
     const agent = await this.agents.require(this.sqlOf(), accountId, agentId);
-    const { rows, total } = await promptVersionRepository.page(this.sqlOf(), accountId, agentId, page);
+    const { rows, extent } = await promptVersionRepository.page(this.sqlOf(), accountId, agentId, page);
     return toPage(
       rows.map((row) => toPromptVersion(row, agent.active_prompt_version_id)),
-      total,
+      extent,
       page,
     );
   }

@@ -1,5 +1,21 @@
-import { type PageQuery, pageTotal, type Sql, type TransactionSql } from '@voice/shared';
-import type { AgentRow, AgentRowVersion, PromptVersionRow } from './agent-rows';
+import {
+  afterNewestFirst,
+  type PageExtent,
+  type PageQuery,
+  pageEnd,
+  pageExtent,
+  pageRows,
+  pageStart,
+  type Sql,
+  type TransactionSql,
+} from '@voice/shared';
+import type {
+  AgentListRow,
+  AgentRow,
+  AgentRowVersion,
+  PromptVersionListRow,
+  PromptVersionRow,
+} from './agent-rows';
 
 type Db = Sql | TransactionSql;
 /** What a create writes; the version counter starts at its column default. */
@@ -32,6 +48,16 @@ export const AGENT_COLUMNS = [
   'updated_at',
   'xmin',
 ] as const;
+
+/** Columns a list leaves out: the secret (it reads only whether there is one), the counter, the row version. */
+const NOT_SHOWN: ReadonlySet<string> = new Set([
+  'account_id',
+  'next_prompt_version',
+  'webhook_secret',
+  'xmin',
+]);
+/** What a list reads of an agent. */
+const AGENT_SHOWN_COLUMNS = AGENT_COLUMNS.filter((column) => !NOT_SHOWN.has(column));
 
 /** The agent schema's SQL, always scoped by account: another account's row is simply not found. */
 export const agentRepository = {
@@ -68,16 +94,26 @@ export const agentRepository = {
       SELECT ${db(AGENT_COLUMNS)} FROM agent.agents WHERE id = ANY(${ids as string[]}::uuid[]) AND account_id = ${accountId}`;
   },
 
-  async page(db: Db, accountId: string, page: PageQuery): Promise<{ rows: AgentRow[]; total: number }> {
-    const rows = await db<(AgentRow & { total: number })[]>`
-      SELECT ${db(AGENT_COLUMNS)}, count(*) OVER ()::int AS total
-      FROM agent.agents WHERE account_id = ${accountId}
-      ORDER BY created_at DESC, id LIMIT ${page.page_size} OFFSET ${(page.page - 1) * page.page_size}`;
-    const total = await pageTotal(
-      rows,
-      () => db<{ n: number }[]>`SELECT count(*)::int AS n FROM agent.agents WHERE account_id = ${accountId}`,
-    );
-    return { rows, total };
+  /**
+   * One page of the account's agents, newest first (ties by id): a keyset read on
+   * agents_account_created_idx.
+   */
+  async page(
+    db: Db,
+    accountId: string,
+    query: PageQuery,
+  ): Promise<{ rows: AgentListRow[]; extent: PageExtent }> {
+    const start = pageStart(query, ['timestamp', 'uuid'], 'agents');
+    const after = start.after ? afterNewestFirst(db, start.after) : db``;
+    const read = db<(AgentListRow & { sort_at: string })[]>`
+      SELECT ${db(AGENT_SHOWN_COLUMNS)}, webhook_secret IS NOT NULL AS has_webhook_secret,
+             created_at::text AS sort_at
+      FROM agent.agents WHERE account_id = ${accountId} ${after}
+      ORDER BY created_at DESC, id LIMIT ${start.limit} OFFSET ${start.offset}`;
+    const rows = await pageRows(start, read);
+    const page = pageEnd(rows, start, query.page_size, (row) => [row.sort_at, row.id]);
+    const extent = await pageExtent(db, db`agent.agents WHERE account_id = ${accountId}`, start, page);
+    return { rows: page.rows, extent };
   },
 
   async update(
@@ -120,13 +156,26 @@ export const promptVersionRepository = {
     return row;
   },
 
-  async page(db: Db, accountId: string, agentId: string, page: PageQuery) {
-    const rows = await db<(PromptVersionRow & { total: number })[]>`
-      SELECT *, count(*) OVER ()::int AS total FROM agent.prompt_versions
+  /**
+   * One page of the agent's versions, newest (highest number) first: a keyset read on the
+   * (agent_id, version) unique index. A number is never given twice, so it is the whole sort key.
+   */
+  async page(
+    db: Db,
+    accountId: string,
+    agentId: string,
+    query: PageQuery,
+  ): Promise<{ rows: PromptVersionListRow[]; extent: PageExtent }> {
+    const start = pageStart(query, ['number'], 'prompt_versions');
+    const read = db<PromptVersionListRow[]>`
+      SELECT id, agent_id, version, label, prompt, prompt_source, created_at FROM agent.prompt_versions
       WHERE agent_id = ${agentId} AND account_id = ${accountId}
-      ORDER BY version DESC LIMIT ${page.page_size} OFFSET ${(page.page - 1) * page.page_size}`;
-    const total = await pageTotal(rows, () => this.count(db, accountId, agentId).then((n) => [{ n }]));
-    return { rows, total };
+        ${start.after ? db`AND version < ${start.after[0]}` : db``}
+      ORDER BY version DESC LIMIT ${start.limit} OFFSET ${start.offset}`;
+    const rows = await pageRows(start, read);
+    const page = pageEnd(rows, start, query.page_size, (row) => [row.version]);
+    const from = db`agent.prompt_versions WHERE agent_id = ${agentId} AND account_id = ${accountId}`;
+    return { rows: page.rows, extent: await pageExtent(db, from, start, page) };
   },
 
   async count(db: Db, accountId: string, agentId: string): Promise<number> {

@@ -33,6 +33,14 @@ export interface AgentRow {
 /** What tells one version of an agent's row from another: its writing transaction and updated_at. */
 export type AgentRowVersion = Pick<AgentRow, 'xmin' | 'updated_at'>;
 
+/** An agent as a list reads it: what the API shows, the secret only as whether there is one. */
+export type AgentListRow = Omit<
+  AgentRow,
+  'account_id' | 'next_prompt_version' | 'webhook_secret' | 'xmin'
+> & {
+  has_webhook_secret: boolean;
+};
+
 export interface PromptVersionRow {
   id: string;
   agent_id: string;
@@ -44,7 +52,11 @@ export interface PromptVersionRow {
   created_at: Date;
 }
 
-export function toAgent(row: AgentRow): Agent {
+/** A prompt version as a list reads it: what the API shows. */
+export type PromptVersionListRow = Omit<PromptVersionRow, 'account_id'>;
+
+export function toAgent(row: AgentRow | AgentListRow): Agent {
+  const hasSecret = 'has_webhook_secret' in row ? row.has_webhook_secret : row.webhook_secret !== null;
   return {
     id: row.id,
     name: row.name,
@@ -61,14 +73,14 @@ export function toAgent(row: AgentRow): Agent {
     active_prompt_version_id: row.active_prompt_version_id,
     webhook_config:
       row.webhook_url && row.webhook_events
-        ? { url: row.webhook_url, events: row.webhook_events, has_secret: row.webhook_secret !== null }
+        ? { url: row.webhook_url, events: row.webhook_events, has_secret: hasSecret }
         : null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
 }
 
-export function toPromptVersion(row: PromptVersionRow, activeId: string | null): PromptVersion {
+export function toPromptVersion(row: PromptVersionListRow, activeId: string | null): PromptVersion {
   return {
     id: row.id,
     agent_id: row.agent_id,

@@ -57,8 +57,8 @@ export function serveAgents(deps: ServiceDeps, agents: AgentsApp, prompts: Promp
     rpc.forAccount(AGENT.saveInstructions, ({ agent_id, instructions }, accountId) =>
       changing(accountId, agent_id, prompts.saveInstructions(accountId, agent_id, instructions)),
     ),
-    rpc.forAccount(AGENT.listPromptVersions, ({ agent_id, page, page_size }, accountId) =>
-      prompts.list(accountId, agent_id, { page, page_size }),
+    rpc.forAccount(AGENT.listPromptVersions, ({ agent_id, ...page }, accountId) =>
+      prompts.list(accountId, agent_id, page),
     ),
     rpc.forAccount(AGENT.savePromptVersion, ({ agent_id, label }, accountId) =>
       changing(accountId, agent_id, prompts.save(accountId, agent_id, label)),

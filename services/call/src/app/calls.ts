@@ -248,10 +248,10 @@ export class CallsApp {
   }
 
   async list(accountId: string, filters: CallFilters, page: PageQuery): Promise<PageOf<Call>> {
-    const { rows, total } = await callRepository.page(this.options.sql, accountId, filters, page);
+    const { rows, extent } = await callRepository.page(this.options.sql, accountId, filters, page);
     return toPage(
       rows.map((row) => toCall(row)),
-      total,
+      extent,
       page,
     );
   }

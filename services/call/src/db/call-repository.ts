@@ -1,13 +1,17 @@
 import {
   type CallFilters,
+  cursorTime,
   type EventOf,
+  type PageExtent,
   type PageQuery,
-  pageTotal,
+  pageEnd,
+  pageExtent,
+  pageStart,
   type Sql,
   type TransactionSql,
   wakeOutboxRelays,
 } from '@voice/shared';
-import type { CallRow } from './call-rows';
+import { type CallRecordRow, type CallRow, RECORD_COLUMNS } from './call-rows';
 
 type Db = Sql | TransactionSql;
 export type NewCall = Pick<
@@ -179,23 +183,31 @@ export const callRepository = {
     return row;
   },
 
+  /**
+   * One page of the account's calls, newest first, at the same cost however long its history: after
+   * a cursor it reads from the cursor's key on (keyset), through the index of the filter (migration
+   * 011), only the columns the record shows, and one row more to learn whether a page follows. The
+   * total is counted up to EXACT_TOTAL_MAX rows, then estimated (shared/src/db/paging.ts).
+   */
   async page(
     db: Db,
     accountId: string,
     filters: CallFilters,
-    page: PageQuery,
-  ): Promise<{ rows: CallRow[]; total: number }> {
-    const rows = await db<(CallRow & { total: number })[]>`
-      SELECT *, count(*) OVER ()::int AS total FROM call.calls WHERE ${filtered(db, accountId, filters)}
-      ORDER BY created_at DESC, id DESC LIMIT ${page.page_size} OFFSET ${(page.page - 1) * page.page_size}`;
-    const total = await pageTotal(
-      rows,
-      () =>
-        db<
-          { n: number }[]
-        >`SELECT count(*)::int AS n FROM call.calls WHERE ${filtered(db, accountId, filters)}`,
-    );
-    return { rows, total };
+    query: PageQuery,
+  ): Promise<{ rows: CallRecordRow[]; extent: PageExtent }> {
+    const start = pageStart(query, ['timestamp', 'uuid'], 'calls');
+    const where = filtered(db, accountId, filters);
+    const { after } = start;
+    const rows = await db<(CallRecordRow & { sort_at: string })[]>`
+      SELECT ${db(RECORD_COLUMNS)},
+        jsonb_build_object('name', agent_snapshot->'name', 'agent_type', agent_snapshot->'agent_type') AS agent_snapshot,
+        created_at::text AS sort_at
+      FROM call.calls WHERE ${where}
+      ${after ? db`AND (created_at, id) < (${cursorTime(db, after[0])}, ${after[1]}::uuid)` : db``}
+      ORDER BY created_at DESC, id DESC LIMIT ${start.limit} OFFSET ${start.offset}`;
+    const page = pageEnd(rows, start, query.page_size, (row) => [row.sort_at, row.id]);
+    const extent = await pageExtent(db, db`call.calls WHERE ${where}`, start, page);
+    return { rows: page.rows, extent };
   },
 
   /** The next `limit` calls after `after` (newest first): a keyset cursor, served by the index. */

@@ -56,10 +56,52 @@ export interface CallRow {
 }
 
 /**
+ * The columns a call's API record shows, as a list reads them: not the driver's (owner, sequence,
+ * dialed_at, recorded), and of the agent copy (its flows, goal, voice, ...) only the two fields
+ * the record names.
+ */
+export const RECORD_COLUMNS = [
+  'id',
+  'account_id',
+  'agent_id',
+  'campaign_id',
+  'phone_number',
+  'source_number',
+  'metadata',
+  'status',
+  'created_at',
+  'started_at',
+  'answered_at',
+  'ended_at',
+  'duration_seconds',
+  'transcript',
+  'sentiment',
+  'call_summary',
+  'call_end_reason',
+  'ended_by',
+  'details_collection',
+  'ai_cost',
+  'telephony_cost',
+  'total_cost',
+  'prompt_version_id',
+  'prompt_hash',
+  'carrier',
+  'trunk_id',
+  'sip_code',
+  'sip_reason',
+  'opted_out',
+] as const satisfies readonly (keyof CallRow)[];
+
+/** What `toCall` reads: the record's columns and the agent's name and type. A full row is one. */
+export type CallRecordRow = Pick<CallRow, (typeof RECORD_COLUMNS)[number]> & {
+  agent_snapshot: Pick<AgentCopy, 'name' | 'agent_type'>;
+};
+
+/**
  * The API's call record. Its `recording_url` is empty: a link is signed by whoever serves the
  * record (the gateway, the webhook sender), fresh on every read.
  */
-export function toCall(row: CallRow): Call {
+export function toCall(row: CallRecordRow): Call {
   return {
     id: row.id,
     session_id: row.id,

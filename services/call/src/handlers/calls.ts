@@ -17,7 +17,8 @@ export function serveCalls(
     serveRpc(
       deps.bus,
       CALL.list,
-      ({ page, page_size, ...filters }, ctx) => calls.list(requireAccount(ctx), filters, { page, page_size }),
+      ({ page, page_size, cursor, ...filters }, ctx) =>
+        calls.list(requireAccount(ctx), filters, { page, page_size, cursor }),
       options,
     ),
     serveRpc(

@@ -7,6 +7,7 @@ import {
   type Subscription,
 } from '@voice/shared';
 import type { CampaignsApp } from './campaigns';
+import type { CampaignMetrics } from './metrics';
 
 export interface CallEndedConsumerOptions {
   bus: Bus;
@@ -15,6 +16,7 @@ export interface CallEndedConsumerOptions {
   campaigns: CampaignsApp;
   /** A slot was freed (or a retry queued): the dispatcher looks at once rather than at its next poll. */
   onSlotFreed: () => void;
+  metrics?: CampaignMetrics | undefined;
 }
 
 /** Shorter than JetStream's default, so a replica killed mid-event costs a few seconds, not 30. */
@@ -36,10 +38,20 @@ export function consumeCampaignCallEnded(options: CallEndedConsumerOptions): Pro
     retryDelayMs: (count) => Math.min(10_000, 250 * 2 ** (count - 1)),
     handle: async ({ eventId, accountId, call }) => {
       if (!call.campaign_id) return;
+      const started = performance.now();
+      let locked: number | undefined;
       const result = await processOnce(sql, 'campaign', 'call-ended', eventId, (tx) =>
-        campaigns.recordCallEnded(tx, accountId, call),
+        campaigns.recordCallEnded(tx, accountId, call, () => {
+          locked = performance.now();
+        }),
       );
-      if (!result.duplicate && result.value) options.onSlotFreed();
+      const committed = performance.now();
+      const recorded = !result.duplicate && result.value;
+      options.metrics?.callEnded(recorded ? 'recorded' : 'unchanged', {
+        seconds: (committed - started) / 1000,
+        lockedSeconds: locked === undefined ? undefined : (committed - locked) / 1000,
+      });
+      if (recorded) options.onSlotFreed();
     },
   });
 }

@@ -15,6 +15,7 @@ import {
   callRpc,
   type PageOf,
   type PageQuery,
+  pageStart,
   requireAccount,
   type Sql,
   type TransactionSql,
@@ -32,6 +33,7 @@ import {
 import { contactRepository } from '../db/contact-repository';
 import { decideAfterCall } from '../domain/attempts';
 import { classifyContact } from '../domain/contacts';
+import { listedTotal } from '../domain/counts';
 import { moveFor, type Operation } from '../domain/lifecycle';
 import { prepareStep } from './preparation';
 import { afterChange } from './progress';
@@ -121,21 +123,35 @@ export class CampaignsApp {
   async list(
     accountId: string,
     status: CampaignStatus | undefined,
-    page: PageQuery,
+    query: PageQuery,
   ): Promise<PageOf<Campaign>> {
-    const { rows, total } = await campaignRepository.page(this.options.sql, accountId, status, page);
-    return toPage(rows.map(toCampaign), total, page);
+    const { rows, extent } = await campaignRepository.page(this.options.sql, accountId, status, query);
+    return toPage(rows.map(toCampaign), extent, query);
   }
 
+  /**
+   * A page of the campaign's contacts, by position. The total is the campaign's own count of the
+   * contacts listed (kept with every change of them): exact, and read with the campaign, not counted.
+   */
   async listContacts(
     accountId: string,
     campaignId: string,
     state: ContactState | undefined,
-    page: PageQuery,
+    query: PageQuery,
   ): Promise<PageOf<CampaignContact>> {
-    await this.requireListed(accountId, campaignId);
-    const { rows, total } = await contactRepository.page(this.options.sql, campaignId, state, page);
-    return toPage(rows.map(toContact), total, page);
+    const start = pageStart(query, ['number'], 'campaign_contacts');
+    const campaign = await this.requireListed(accountId, campaignId);
+    const page = await contactRepository.page(this.options.sql, campaignId, state, start, query.page_size);
+    const total = listedTotal(storedCounts(campaign), state, {
+      page: start.page,
+      pageSize: query.page_size,
+      shown: page.rows.length,
+    });
+    return toPage(
+      page.rows.map(toContact),
+      { total, totalExact: true, page: start.page, nextCursor: page.nextCursor },
+      query,
+    );
   }
 
   /** Pause, resume or cancel; a move the campaign states do not allow is a 409 naming the status. */
@@ -145,13 +161,13 @@ export class CampaignsApp {
       if (!current || current.status === 'draft') throw notFound();
       const move = moveFor(operation, current.status);
       if (!move.allowed) throw new AppError('INVALID_STATE', move.detail);
-      if (operation === 'cancel') await contactRepository.cancelPending(tx, campaignId);
+      const cancelled = operation === 'cancel' ? await contactRepository.cancelPending(tx, campaignId) : 0;
       if (current.status === 'preparing') await contactRepository.forgetNumbers(tx, campaignId);
       const moved = await campaignRepository.update(tx, campaignId, {
         status: move.to,
         ...(operation === 'cancel' ? { finished_at: new Date() } : {}),
       });
-      return afterChange(tx, moved, { recount: true });
+      return afterChange(tx, moved, { moved: [{ from: 'pending', to: 'cancelled', n: cancelled }] });
     });
     if (operation === 'resume') this.options.onRunnable();
     return toCampaign(row);
@@ -160,13 +176,21 @@ export class CampaignsApp {
   /**
    * A campaign call ended: its contact takes the outcome, or goes back to pending for a retry.
    * Runs inside the consumer's processOnce transaction; false when nothing matched (not in flight).
+   * `onLocked` is told when the campaign's row lock was granted (the consumer times how long the
+   * lock is then held, the time every other change of the campaign waits for).
    */
-  async recordCallEnded(tx: TransactionSql, accountId: string, call: Call): Promise<boolean> {
+  async recordCallEnded(
+    tx: TransactionSql,
+    accountId: string,
+    call: Call,
+    onLocked?: () => void,
+  ): Promise<boolean> {
     if (!call.campaign_id) return false;
     const outcome = call.status;
     if (outcome === 'initializing' || outcome === 'ringing' || outcome === 'in_progress') return false;
     const found = await this.lockWithContact(tx, accountId, call.campaign_id, call.id);
     if (!found) return false;
+    onLocked?.();
     const { campaign, contact } = found;
     const decision = decideAfterCall({
       outcome,

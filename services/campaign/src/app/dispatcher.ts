@@ -67,7 +67,7 @@ export class Dispatcher extends PollWorker {
   protected async round(): Promise<void> {
     await this.step('prepare campaigns', async () => {
       // One step per campaign per round: dispatching goes on between the steps of a long list.
-      if (await prepareDue(this.options.sql, BATCH)) this.loop.wake();
+      if (await prepareDue(this.options.sql, BATCH, this.options.log)) this.loop.wake();
     });
     await this.step('start scheduled campaigns', () => this.startDueScheduled());
     await this.step('dispatch', async () => {
@@ -107,7 +107,7 @@ export class Dispatcher extends PollWorker {
           status: 'running',
           started_at: new Date(),
         });
-        await afterChange(tx, running, { recount: true });
+        await afterChange(tx, running, { moved: [] });
       }
       return due.length;
     });

@@ -1,13 +1,21 @@
-import { type Logger, type Metrics, type Sql, withDeadline } from '@voice/shared';
+import { BUS_LATENCY_BUCKETS, type Logger, type Metrics, type Sql, withDeadline } from '@voice/shared';
 
 /** A scrape waits at most this long for the database; then the gauges read NaN (unknown). */
 export const GAUGE_QUERY_DEADLINE_MS = 1000;
 
 export type PlacementResult = 'placed' | 'refused' | 'unconfirmed';
 
+/** What a CALL_ENDED's transaction did: moved a contact, or nothing (a redelivery, no contact in flight). */
+export type CallEndedResult = 'recorded' | 'unchanged';
+
 export interface CampaignMetrics {
   /** One placement of a campaign call: confirmed, refused for good, or left to be re-sent. */
   placed(result: PlacementResult): void;
+  /**
+   * One CALL_ENDED's transaction, committed: how long it took from asking for a connection, and
+   * how long it held the campaign's row lock (undefined when it took none: nothing matched).
+   */
+  callEnded(result: CallEndedResult, times: { seconds: number; lockedSeconds: number | undefined }): void;
 }
 
 /**
@@ -56,5 +64,27 @@ export function campaignMetrics(metrics: Metrics, sql: Sql, log: Logger): Campai
       'attempt failed for good), unconfirmed (re-sent after the lease with the same call id)',
     ['result'],
   );
-  return { placed: (result) => placements.inc({ result }) };
+  const callEnded = metrics.histogram(
+    'campaign_call_ended_seconds',
+    'CALL_ENDED of campaign calls this instance recorded: the transaction that moves the contact ' +
+      'and the campaign counts, from asking for a connection to its commit, by result (recorded, ' +
+      'unchanged = a redelivery or no contact in flight). Flat in campaign size by design',
+    ['result'],
+    BUS_LATENCY_BUCKETS,
+  );
+  const locked = metrics.histogram(
+    'campaign_call_ended_locked_seconds',
+    'CALL_ENDED of campaign calls this instance recorded: from the campaign row lock being granted ' +
+      'to the commit (the contact, the counts and the progress event), the time every other change ' +
+      'of the campaign waits for. Flat in campaign size by design',
+    [],
+    BUS_LATENCY_BUCKETS,
+  );
+  return {
+    placed: (result) => placements.inc({ result }),
+    callEnded: (result, { seconds, lockedSeconds }) => {
+      callEnded.observe({ result }, seconds);
+      if (lockedSeconds !== undefined) locked.observe(lockedSeconds);
+    },
+  };
 }

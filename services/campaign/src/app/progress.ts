@@ -6,9 +6,9 @@ import { applyMoves, type ContactMove, isIdle } from '../domain/counts';
 import { completesWhenIdle } from '../domain/lifecycle';
 
 /**
- * How the contacts changed: `moved` lists them (the hot paths: a dispatch, a call ended, a step of
- * preparation), `recount` counts them all (a scheduled start, an operation: once per campaign or
- * per click).
+ * How the contacts changed: `moved` lists them (every change: a dispatch, a call ended, a step of
+ * preparation, an operation; none for a change of status alone), `recount` counts them all (the
+ * idle check, which repairs counts that kept a campaign open).
  */
 export type ContactChange = { moved: readonly ContactMove[] } | { recount: true };
 

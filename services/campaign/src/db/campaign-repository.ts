@@ -2,16 +2,23 @@ import {
   type CampaignCounts,
   type CampaignSettings,
   type CampaignStatus,
+  cursorTime,
+  type PageExtent,
   type PageQuery,
-  pageTotal,
+  pageEnd,
+  pageExtent,
+  pageStart,
   type Sql,
   type TransactionSql,
 } from '@voice/shared';
-import type { CampaignRow } from './campaign-rows';
+import { CAMPAIGN_COLUMNS, type CampaignRow, type CampaignView } from './campaign-rows';
 
 type Db = Sql | TransactionSql;
 export type CampaignChanges = Partial<
-  Pick<CampaignRow, 'status' | 'started_at' | 'finished_at' | 'prepared_through'>
+  Pick<
+    CampaignRow,
+    'status' | 'started_at' | 'finished_at' | 'prepared_through' | 'preparation_failures' | 'failure_reason'
+  >
 >;
 
 /** The campaigns table. Reads for clients are scoped by account; drafts are never listed. */
@@ -119,22 +126,30 @@ export const campaignRepository = {
     return rows.length === 1;
   },
 
+  /**
+   * A page of the account's campaigns (never drafts), newest first: by keyset after a cursor, by
+   * offset for a page number, reading the columns the public form needs only. Served by
+   * campaigns_account_created_idx, or campaigns_account_status_created_idx with a status.
+   */
   async page(
     db: Db,
     accountId: string,
     status: CampaignStatus | undefined,
-    page: PageQuery,
-  ): Promise<{ rows: CampaignRow[]; total: number }> {
+    query: PageQuery,
+  ): Promise<{ rows: CampaignView[]; extent: PageExtent }> {
+    const start = pageStart(query, ['timestamp', 'uuid'], 'campaigns');
     const where = db`account_id = ${accountId} AND status <> 'draft'
       ${status ? db`AND status = ${status}` : db``}`;
-    const rows = await db<(CampaignRow & { total: number })[]>`
-      SELECT *, count(*) OVER ()::int AS total FROM campaign.campaigns WHERE ${where}
-      ORDER BY created_at DESC, id DESC LIMIT ${page.page_size} OFFSET ${(page.page - 1) * page.page_size}`;
-    const total = await pageTotal(
-      rows,
-      () => db<{ n: number }[]>`SELECT count(*)::int AS n FROM campaign.campaigns WHERE ${where}`,
-    );
-    return { rows, total };
+    const after = start.after
+      ? db`AND (created_at, id) < (${cursorTime(db, start.after[0])}, ${start.after[1]}::uuid)`
+      : db``;
+    const rows = await db<(CampaignView & { sort_at: string })[]>`
+      SELECT ${db(CAMPAIGN_COLUMNS)}, created_at::text AS sort_at FROM campaign.campaigns
+      WHERE ${where} ${after}
+      ORDER BY created_at DESC, id DESC LIMIT ${start.limit} OFFSET ${start.offset}`;
+    const page = pageEnd(rows, start, query.page_size, (r) => [r.sort_at, r.id]);
+    const extent = await pageExtent(db, db`campaign.campaigns WHERE ${where}`, start, page);
+    return { rows: page.rows, extent };
   },
 
   /** Running campaigns with a contact due for a dial (they may still be at their cap). */

@@ -23,6 +23,10 @@ export interface CampaignRow {
   sequence: number;
   /** While preparing: contacts below this position have been checked for duplicates. */
   prepared_through: number;
+  /** Lasting failures of its preparation's steps in a row. */
+  preparation_failures: number;
+  /** Set when its preparation failed (it is cancelled then). */
+  failure_reason: string | null;
   start_at: Date | null;
   created_at: Date;
   started_at: Date | null;
@@ -66,9 +70,45 @@ export function storedCounts(row: Pick<CampaignRow, 'counts'>): CampaignCounts {
   return { ...countsFrom([]), ...row.counts };
 }
 
+/** The columns a campaign's public form needs: all a list page reads. */
+export const CAMPAIGN_COLUMNS = [
+  'id',
+  'name',
+  'agent_id',
+  'phone_number',
+  'phone_column',
+  'max_concurrent_calls',
+  'retry_config',
+  'status',
+  'counts',
+  'start_at',
+  'created_at',
+  'started_at',
+  'finished_at',
+  'failure_reason',
+] as const satisfies readonly (keyof CampaignRow)[];
+export type CampaignView = Pick<CampaignRow, (typeof CAMPAIGN_COLUMNS)[number]>;
+
+/** The columns a contact's public form needs: all a list page reads. */
+export const CONTACT_COLUMNS = [
+  'id',
+  'campaign_id',
+  'position',
+  'phone_number',
+  'data',
+  'state',
+  'attempts',
+  'call_ids',
+  'skip_reason',
+  'failure_reason',
+  'next_attempt_at',
+  'updated_at',
+] as const satisfies readonly (keyof ContactRowDb)[];
+export type ContactView = Pick<ContactRowDb, (typeof CONTACT_COLUMNS)[number]>;
+
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
-export function toCampaign(row: CampaignRow): Campaign {
+export function toCampaign(row: CampaignView): Campaign {
   if (row.status === 'draft') throw new Error(`campaign ${row.id} is a draft: it has no public form`);
   return {
     id: row.id,
@@ -84,10 +124,11 @@ export function toCampaign(row: CampaignRow): Campaign {
     created_at: row.created_at.toISOString(),
     started_at: iso(row.started_at),
     finished_at: iso(row.finished_at),
+    ...(row.failure_reason ? { failure_reason: row.failure_reason } : {}),
   };
 }
 
-export function toContact(row: ContactRowDb): CampaignContact {
+export function toContact(row: ContactView): CampaignContact {
   return {
     id: row.id,
     campaign_id: row.campaign_id,

@@ -1,13 +1,14 @@
 import {
   type CallOutcome,
   type ContactState,
-  type PageQuery,
-  pageTotal,
+  type PageStart,
+  pageEnd,
+  pageRows,
   type Sql,
   type TransactionSql,
 } from '@voice/shared';
 import type { ClassifiedContact } from '../domain/contacts';
-import type { CampaignRow, ContactRowDb } from './campaign-rows';
+import { type CampaignRow, CONTACT_COLUMNS, type ContactRowDb, type ContactView } from './campaign-rows';
 
 type Db = Sql | TransactionSql;
 
@@ -104,11 +105,17 @@ export const contactRepository = {
   /**
    * Claims up to `limit` due pending contacts in position order: each is in progress from now on,
    * with its next attempt's call id chosen here (current_call_id, appended to call_ids).
+   *
+   * The rows found are updated by their physical address (ctid: stable here, as every writer of
+   * a pending contact holds the campaign lock the caller holds), not joined back by position:
+   * on a campaign whose contacts arrived after the table's statistics were taken, the planner
+   * believed the campaign had a handful of rows and drove the join from a scan of all of them,
+   * 0.2 s per claim at 100,000 contacts instead of 0.3 ms.
    */
   async claimDue(tx: TransactionSql, campaignId: string, limit: number): Promise<ContactRowDb[]> {
     return tx<ContactRowDb[]>`
-      WITH due AS (
-        SELECT position, gen_random_uuid() AS call_id FROM campaign.contacts
+      WITH due AS MATERIALIZED (
+        SELECT ctid AS row_id, gen_random_uuid() AS call_id FROM campaign.contacts
         WHERE campaign_id = ${campaignId} AND state = 'pending'
           AND (next_attempt_at IS NULL OR next_attempt_at <= now())
         ORDER BY position LIMIT ${limit})
@@ -116,16 +123,19 @@ export const contactRepository = {
         state = 'in_progress', attempts = k.attempts + 1, current_call_id = due.call_id,
         call_ids = k.call_ids || due.call_id, dispatched_at = now(), placed_at = NULL,
         next_attempt_at = NULL, updated_at = now()
-      FROM due WHERE k.campaign_id = ${campaignId} AND k.position = due.position
+      FROM due WHERE k.ctid = due.row_id AND k.state = 'pending'
       RETURNING k.*`;
   },
 
-  /** The call service confirmed the placement: no re-send needed. */
+  /**
+   * The call service confirmed the placement: no re-send needed. (Only a contact still in
+   * progress needs it; the state also makes either index's lookup exact, see endAttempt.)
+   */
   async markPlaced(db: Db, campaignId: string, position: number, callId: string): Promise<void> {
     await db`
       UPDATE campaign.contacts SET placed_at = now()
-      WHERE campaign_id = ${campaignId} AND position = ${position} AND current_call_id = ${callId}
-        AND placed_at IS NULL`;
+      WHERE campaign_id = ${campaignId} AND state = 'in_progress' AND position = ${position}
+        AND current_call_id = ${callId} AND placed_at IS NULL`;
   },
 
   /** The in-flight contact of a call (none once its outcome was recorded). */
@@ -140,7 +150,12 @@ export const contactRepository = {
     return row;
   },
 
-  /** Ends an attempt: a final state, or back to pending until `nextAttemptAt`. */
+  /**
+   * Ends the attempt of a contact in progress: a final state, or back to pending until
+   * `nextAttemptAt`. The state is in the lookup so that both indexes that lead with the campaign
+   * find the row exactly: on a campaign whose contacts outgrew the table's statistics the planner
+   * took contacts_state_idx for (campaign, position) alone and read every contact's entry.
+   */
   async endAttempt(
     tx: TransactionSql,
     campaignId: string,
@@ -150,13 +165,15 @@ export const contactRepository = {
     await tx`
       UPDATE campaign.contacts SET state = ${change.state}, next_attempt_at = ${change.nextAttemptAt},
         failure_reason = ${change.failureReason ?? null}, updated_at = now()
-      WHERE campaign_id = ${campaignId} AND position = ${position}`;
+      WHERE campaign_id = ${campaignId} AND state = 'in_progress' AND position = ${position}`;
   },
 
-  async cancelPending(tx: TransactionSql, campaignId: string): Promise<void> {
-    await tx`
+  /** Cancels the contacts not dialed yet; answers how many. */
+  async cancelPending(tx: TransactionSql, campaignId: string): Promise<number> {
+    const cancelled = await tx`
       UPDATE campaign.contacts SET state = 'cancelled', next_attempt_at = NULL, updated_at = now()
       WHERE campaign_id = ${campaignId} AND state = 'pending'`;
+    return cancelled.count;
   },
 
   /**
@@ -177,20 +194,29 @@ export const contactRepository = {
       RETURNING k.*, c.account_id, c.agent_id, c.phone_number AS source_number`;
   },
 
+  /**
+   * A page of a campaign's contacts in position order, from `start` (pageStart of the list
+   * 'campaign_contacts', its key the position: keyset after a cursor, offset for a page number),
+   * reading the columns the public form needs only. Served by the primary key, or
+   * contacts_state_idx with a state.
+   */
   async page(
     db: Db,
     campaignId: string,
     state: ContactState | undefined,
-    page: PageQuery,
-  ): Promise<{ rows: ContactRowDb[]; total: number }> {
-    const where = db`campaign_id = ${campaignId} ${state ? db`AND state = ${state}` : db``}`;
-    const rows = await db<(ContactRowDb & { total: number })[]>`
-      SELECT *, count(*) OVER ()::int AS total FROM campaign.contacts WHERE ${where}
-      ORDER BY position LIMIT ${page.page_size} OFFSET ${(page.page - 1) * page.page_size}`;
-    const total = await pageTotal(
-      rows,
-      () => db<{ n: number }[]>`SELECT count(*)::int AS n FROM campaign.contacts WHERE ${where}`,
+    start: PageStart,
+    pageSize: number,
+  ): Promise<{ rows: ContactView[]; nextCursor: string | null }> {
+    // A cursor's position that is no integer (1.5, 1e300) fails the comparison's cast: pageRows
+    // answers that as the bad cursor it is.
+    const rows = await pageRows(
+      start,
+      db<ContactView[]>`
+        SELECT ${db(CONTACT_COLUMNS)} FROM campaign.contacts
+        WHERE campaign_id = ${campaignId} ${state ? db`AND state = ${state}` : db``}
+          ${start.after ? db`AND position > ${start.after[0]!}` : db``}
+        ORDER BY position LIMIT ${start.limit} OFFSET ${start.offset}`,
     );
-    return { rows, total };
+    return pageEnd(rows, start, pageSize, (r) => [r.position]);
   },
 };

@@ -29,3 +29,17 @@ export function applyMoves(
 export function isIdle(counts: CampaignCounts): boolean {
   return counts.pending + counts.in_progress === 0;
 }
+
+/**
+ * The total of a list of a campaign's contacts (all of them, or those in `state`) from its counts,
+ * never fewer than the pages so far hold (counts a test or an operator damaged are recounted at
+ * the campaign's next change, but a page must not contradict itself meanwhile).
+ */
+export function listedTotal(
+  counts: CampaignCounts,
+  state: ContactState | undefined,
+  page: { page: number; pageSize: number; shown: number },
+): number {
+  const counted = state ? counts[state] : counts.total;
+  return Math.max(counted, (page.page - 1) * page.pageSize + page.shown);
+}

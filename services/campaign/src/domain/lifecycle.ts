@@ -54,3 +54,29 @@ export function nextPreparationStep(
   const to = Math.min(preparedThrough + batch, total);
   return { from: preparedThrough, to, last: to >= total };
 }
+
+/** Steps in a row that may fail with a lasting error before the preparation has failed. */
+export const PREPARATION_ATTEMPTS = 3;
+
+/**
+ * SQLSTATE classes a retry of the same step can get past: a lost connection (08), a rolled-back
+ * transaction (40: serialization failure, deadlock), the server short of resources (53), a lock not
+ * available (55), an operator's intervention or a timeout (57), a system error (58). An error with no
+ * SQLSTATE never reached the database's answer (a connection that broke). Anything else (a
+ * constraint, a bad value, a missing relation) is met again by the same step on the same rows.
+ */
+const PASSING_CLASSES: ReadonlySet<string> = new Set(['08', '40', '53', '55', '57', '58']);
+
+/** Whether a step that failed with this SQLSTATE (undefined: none) counts toward its preparation's failure. */
+export function isLastingFailure(sqlState: string | undefined): boolean {
+  if (sqlState === undefined || !/^[0-9A-Z]{5}$/.test(sqlState)) return false;
+  return !PASSING_CLASSES.has(sqlState.slice(0, 2));
+}
+
+/** What a client reads on a campaign whose preparation failed. */
+export function preparationFailureReason(sqlState: string): string {
+  return (
+    `Preparation failed: the contact list could not be checked (database error ${sqlState}). ` +
+    'Nobody was dialed; create the campaign again.'
+  );
+}

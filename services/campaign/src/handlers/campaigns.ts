@@ -15,16 +15,16 @@ export function serveCampaigns(deps: ServiceDeps, campaigns: CampaignsApp): Subs
       campaigns.discard(accountId, campaign_id),
     ),
     rpc.forAccount(CAMPAIGN.get, ({ campaign_id }, accountId) => campaigns.get(accountId, campaign_id)),
-    rpc.forAccount(CAMPAIGN.list, ({ status, page, page_size }, accountId) =>
-      campaigns.list(accountId, status, { page, page_size }),
+    rpc.forAccount(CAMPAIGN.list, ({ status, ...page }, accountId) =>
+      campaigns.list(accountId, status, page),
     ),
     ...(['pause', 'resume', 'cancel'] as const).map((operation) =>
       rpc.forAccount(CAMPAIGN[operation], ({ campaign_id }, accountId) =>
         campaigns.operate(accountId, campaign_id, operation),
       ),
     ),
-    rpc.forAccount(CAMPAIGN.listContacts, ({ campaign_id, status, page, page_size }, accountId) =>
-      campaigns.listContacts(accountId, campaign_id, status, { page, page_size }),
+    rpc.forAccount(CAMPAIGN.listContacts, ({ campaign_id, status, ...page }, accountId) =>
+      campaigns.listContacts(accountId, campaign_id, status, page),
     ),
   ];
 }

@@ -38,8 +38,8 @@ export class TrunksApp {
   }
 
   async list(accountId: string, page: PageQuery): Promise<PageOf<SipTrunk>> {
-    const { rows, total } = await trunkRepository.page(this.sql, accountId, page);
-    return toPage(rows.map(toSipTrunk), total, page);
+    const { rows, extent } = await trunkRepository.page(this.sql, accountId, page);
+    return toPage(rows.map(toSipTrunk), extent, page);
   }
 
   async update(accountId: string, trunkId: string, changes: UpdateSipTrunkBody): Promise<SipTrunk> {

@@ -1,21 +1,35 @@
-import { type PageQuery, pageTotal, type Sql, type TransactionSql } from '@voice/shared';
-import type { TrunkFields, TrunkRow } from './trunk-rows';
+import {
+  afterNewestFirst,
+  type PageExtent,
+  type PageQuery,
+  pageEnd,
+  pageExtent,
+  pageRows,
+  pageStart,
+  type Sql,
+  type TransactionSql,
+} from '@voice/shared';
+import type { TrunkFields, TrunkListRow, TrunkRow } from './trunk-rows';
 
 type Db = Sql | TransactionSql;
 
 /**
- * Every column a read returns: the trunk's own, its numbers in the order given, and its latest
- * keep-alive (null columns before the first).
+ * What the API shows of a trunk `t`: its own columns, its numbers in the order given, and its
+ * latest keep-alive from `h` (null columns before the first).
  */
-const SELECT_TRUNK = (db: Db) => db`
-  t.id, t.account_id, t.name, t.uri, t.username, t.password, t.is_default, t.max_concurrent_calls,
+const SHOWN_COLUMNS = (db: Db) => db`
+  t.id, t.name, t.uri, t.username, t.is_default, t.max_concurrent_calls,
   t.calls_per_second, t.ring_timeout_seconds, t.codecs, t.created_at, t.updated_at,
   ARRAY(SELECT n.number FROM telephony.trunk_numbers n WHERE n.trunk_id = t.id ORDER BY n.position) AS numbers,
   h.ok AS health_ok, h.checked_at AS health_checked_at, h.latency_ms AS health_latency_ms,
   h.sip_code AS health_sip_code, h.last_error AS health_error`;
+/** Every column a read for dialing or a change returns: the shown ones, the account and password. */
+const SELECT_TRUNK = (db: Db) => db`t.account_id, t.password, ${SHOWN_COLUMNS(db)}`;
+/** The keep-alive results joined to trunks `t`. */
+const HEALTH = (db: Db) =>
+  db`LEFT JOIN telephony.trunk_health h ON h.trunk_id = t.id AND h.checked_at IS NOT NULL`;
 /** The trunks table with its keep-alive results: what SELECT_TRUNK reads from. */
-const TRUNKS = (db: Db) =>
-  db`telephony.trunks t LEFT JOIN telephony.trunk_health h ON h.trunk_id = t.id AND h.checked_at IS NOT NULL`;
+const TRUNKS = (db: Db) => db`telephony.trunks t ${HEALTH(db)}`;
 
 /** A number another trunk of the account already holds. */
 export interface TakenNumber {
@@ -36,17 +50,28 @@ export const trunkRepository = {
     return row;
   },
 
-  async page(db: Db, accountId: string, page: PageQuery): Promise<{ rows: TrunkRow[]; total: number }> {
-    const rows = await db<(TrunkRow & { total: number })[]>`
-      SELECT ${SELECT_TRUNK(db)}, count(*) OVER ()::int AS total
-      FROM ${TRUNKS(db)} WHERE t.account_id = ${accountId}
-      ORDER BY t.created_at DESC, t.id LIMIT ${page.page_size} OFFSET ${(page.page - 1) * page.page_size}`;
-    const total = await pageTotal(
-      rows,
-      () =>
-        db<{ n: number }[]>`SELECT count(*)::int AS n FROM telephony.trunks WHERE account_id = ${accountId}`,
-    );
-    return { rows, total };
+  /**
+   * One page of the account's trunks, newest first (ties by id): a keyset read on
+   * trunks_account_created_idx, its numbers and health looked up for the page's rows only.
+   */
+  async page(
+    db: Db,
+    accountId: string,
+    query: PageQuery,
+  ): Promise<{ rows: TrunkListRow[]; extent: PageExtent }> {
+    const start = pageStart(query, ['timestamp', 'uuid'], 'sip_trunks');
+    const after = start.after ? afterNewestFirst(db, start.after) : db``;
+    const read = db<(TrunkListRow & { sort_at: string })[]>`
+      SELECT ${SHOWN_COLUMNS(db)}, t.password IS NOT NULL AS has_password, t.sort_at
+      FROM (SELECT *, created_at::text AS sort_at FROM telephony.trunks
+             WHERE account_id = ${accountId} ${after}
+             ORDER BY created_at DESC, id LIMIT ${start.limit} OFFSET ${start.offset}) t
+      ${HEALTH(db)}
+      ORDER BY t.created_at DESC, t.id`;
+    const rows = await pageRows(start, read);
+    const page = pageEnd(rows, start, query.page_size, (row) => [row.sort_at, row.id]);
+    const extent = await pageExtent(db, db`telephony.trunks WHERE account_id = ${accountId}`, start, page);
+    return { rows: page.rows, extent };
   },
 
   async update(db: Db, accountId: string, id: string, fields: Partial<TrunkFields>): Promise<void> {

@@ -25,13 +25,16 @@ export interface TrunkRow {
   health_error: string | null;
 }
 
+/** A trunk as a list reads it: what the API shows, the password only as whether there is one. */
+export type TrunkListRow = Omit<TrunkRow, 'account_id' | 'password'> & { has_password: boolean };
+
 /** The columns a create or an update writes (numbers live in their own table). */
 export type TrunkFields = Omit<
   TrunkRow,
   'id' | 'account_id' | 'numbers' | 'created_at' | 'updated_at' | `health_${string}`
 >;
 
-function healthOf(row: TrunkRow): SipTrunkHealth {
+function healthOf(row: TrunkRow | TrunkListRow): SipTrunkHealth {
   return {
     status: row.health_ok === null ? 'unknown' : row.health_ok ? 'reachable' : 'unreachable',
     checked_at: row.health_checked_at?.toISOString() ?? null,
@@ -42,13 +45,13 @@ function healthOf(row: TrunkRow): SipTrunkHealth {
 }
 
 /** The API's view of a trunk: `has_password` in place of the password. */
-export function toSipTrunk(row: TrunkRow): SipTrunk {
+export function toSipTrunk(row: TrunkRow | TrunkListRow): SipTrunk {
   return {
     id: row.id,
     name: row.name,
     uri: row.uri,
     username: row.username,
-    has_password: row.password !== null,
+    has_password: 'has_password' in row ? row.has_password : row.password !== null,
     numbers: row.numbers,
     is_default: row.is_default,
     max_concurrent_calls: row.max_concurrent_calls,

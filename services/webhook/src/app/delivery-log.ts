@@ -59,13 +59,13 @@ export class DeliveryLog {
 
   async list(ctx: CallContext, agentId: string, page: PageQuery): Promise<PageOf<WebhookDelivery>> {
     await this.target(ctx, agentId);
-    const { rows, total } = await deliveryLogRepository.page(
+    const { rows, extent } = await deliveryLogRepository.page(
       this.options.sql,
       requireAccount(ctx),
       agentId,
       page,
     );
-    return toPage(rows.map(toDelivery), total, page);
+    return toPage(rows.map(toDelivery), extent, page);
   }
 
   /** A new delivery of the same event (same event id, same payload) to the agent's current webhook. */

@@ -1,4 +1,14 @@
-import { pageTotal, type Sql, type TransactionSql } from '@voice/shared';
+import {
+  cursorTime,
+  type PageExtent,
+  type PageQuery,
+  pageEnd,
+  pageExtent,
+  pageRows,
+  pageStart,
+  type Sql,
+  type TransactionSql,
+} from '@voice/shared';
 
 export interface NewDelivery {
   id: string;
@@ -169,44 +179,51 @@ export interface DeliveryLogRow {
 
 type Db = Sql | TransactionSql;
 
-/** The log columns plus each delivery's attempts in order, as one JSON array. */
-function logRows(db: Db, extraColumns = db``) {
-  return db`
-    SELECT ${extraColumns} d.id, d.agent_id, d.event_id, d.event, d.session_id, d.url, d.status, d.next_attempt_at,
-           d.redelivery_of, d.test, d.created_at, d.completed_at,
-           coalesce((
-             SELECT json_agg(json_build_object(
-                      'attempt', a.attempt, 'started_at', a.started_at, 'duration_ms', a.duration_ms,
-                      'status_code', a.status_code, 'error', a.error, 'succeeded', a.succeeded)
-                    ORDER BY a.attempt)
-               FROM webhook.delivery_attempts a WHERE a.delivery_id = d.id), '[]'::json) AS attempts
-      FROM webhook.deliveries d`;
-}
+/** The columns of a delivery `d` that the log shows: no secret, no payload. */
+const LOG_COLUMNS = (db: Db) => db`
+  d.id, d.agent_id, d.event_id, d.event, d.session_id, d.url, d.status, d.next_attempt_at,
+  d.redelivery_of, d.test, d.created_at, d.completed_at`;
+
+/** Each delivery `d`'s attempts in order, as one JSON array. */
+const ATTEMPTS = (db: Db) => db`
+  coalesce((
+    SELECT json_agg(json_build_object(
+             'attempt', a.attempt, 'started_at', a.started_at, 'duration_ms', a.duration_ms,
+             'status_code', a.status_code, 'error', a.error, 'succeeded', a.succeeded)
+           ORDER BY a.attempt)
+      FROM webhook.delivery_attempts a WHERE a.delivery_id = d.id), '[]'::json) AS attempts`;
 
 export const deliveryLogRepository = {
-  /** One page of an agent's deliveries, newest first. */
+  /**
+   * One page of an agent's deliveries, newest first (ties by id): a keyset read on
+   * deliveries_agent_idx, the attempts gathered for the page's rows only (not for rows an
+   * offset skips).
+   */
   async page(
     db: Db,
     accountId: string,
     agentId: string,
-    page: { page: number; page_size: number },
-  ): Promise<{ rows: DeliveryLogRow[]; total: number }> {
-    const rows = await db<(DeliveryLogRow & { total: number })[]>`
-      ${logRows(db, db`count(*) OVER ()::int AS total,`)}
-       WHERE d.account_id = ${accountId} AND d.agent_id = ${agentId}
-       ORDER BY d.created_at DESC, d.id DESC
-       LIMIT ${page.page_size} OFFSET ${(page.page - 1) * page.page_size}`;
-    const total = await pageTotal(
-      rows,
-      () => db<{ n: number }[]>`
-        SELECT count(*)::int AS n FROM webhook.deliveries WHERE account_id = ${accountId} AND agent_id = ${agentId}`,
-    );
-    return { rows, total };
+    query: PageQuery,
+  ): Promise<{ rows: DeliveryLogRow[]; extent: PageExtent }> {
+    const start = pageStart(query, ['timestamp', 'uuid'], 'webhook_deliveries');
+    const mine = db`account_id = ${accountId} AND agent_id = ${agentId}`;
+    const read = db<(DeliveryLogRow & { sort_at: string })[]>`
+      SELECT ${LOG_COLUMNS(db)}, ${ATTEMPTS(db)}, d.sort_at
+        FROM (SELECT ${LOG_COLUMNS(db)}, d.created_at::text AS sort_at FROM webhook.deliveries d
+               WHERE ${mine}
+                 ${start.after ? db`AND (created_at, id) < (${cursorTime(db, start.after[0])}, ${start.after[1]}::uuid)` : db``}
+               ORDER BY created_at DESC, id DESC LIMIT ${start.limit} OFFSET ${start.offset}) d
+       ORDER BY d.created_at DESC, d.id DESC`;
+    const rows = await pageRows(start, read);
+    const page = pageEnd(rows, start, query.page_size, (row) => [row.sort_at, row.id]);
+    const extent = await pageExtent(db, db`webhook.deliveries WHERE ${mine}`, start, page);
+    return { rows: page.rows, extent };
   },
 
   async find(db: Db, accountId: string, agentId: string, id: string): Promise<DeliveryLogRow | undefined> {
     const [row] = await db<DeliveryLogRow[]>`
-      ${logRows(db)} WHERE d.account_id = ${accountId} AND d.agent_id = ${agentId} AND d.id = ${id}`;
+      SELECT ${LOG_COLUMNS(db)}, ${ATTEMPTS(db)} FROM webhook.deliveries d
+       WHERE d.account_id = ${accountId} AND d.agent_id = ${agentId} AND d.id = ${id}`;
     return row;
   },
 

@@ -8,7 +8,7 @@ export function serveDeliveryLog(deps: ServiceDeps, log: DeliveryLog): Subscript
     serveRpc(
       deps.bus,
       WEBHOOK.listDeliveries,
-      ({ agent_id, page, page_size }, ctx) => log.list(ctx, agent_id, { page, page_size }),
+      ({ agent_id, ...page }, ctx) => log.list(ctx, agent_id, page),
       options,
     ),
     serveRpc(
