@@ -210,20 +210,6 @@ export const callRepository = {
     return { rows: page.rows, extent };
   },
 
-  /** The next `limit` calls after `after` (newest first): a keyset cursor, served by the index. */
-  async after(
-    db: Db,
-    accountId: string,
-    filters: CallFilters,
-    after: { created_at: string; id: string } | null,
-    limit: number,
-  ) {
-    return db<CallRow[]>`
-      SELECT * FROM call.calls WHERE ${filtered(db, accountId, filters)}
-      ${after ? db`AND (created_at, id) < (${after.created_at}::timestamptz, ${after.id}::uuid)` : db``}
-      ORDER BY created_at DESC, id DESC LIMIT ${limit}`;
-  },
-
   /**
    * Moves calls, each from its `from` to its `to` (its next sequence), in one statement
    * (TransitionWriter groups them): each with its history row and, on its final transition, its

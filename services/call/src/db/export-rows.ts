@@ -2,6 +2,7 @@ import {
   type Call,
   type CallFilters,
   CsvCell,
+  cursorTime,
   DetailsCollection,
   type ExportCall,
   type ExportCursor,
@@ -175,8 +176,7 @@ export function exportCall(row: ExportRow, format: ExportFormat): ExportCall {
 /**
  * The next `limit` calls after `after` (newest first): a keyset range, served by the index of the
  * filter, reading only what the record shows (of the agent copy its name and type). The cursor's
- * time goes as text: a parameter PostgreSQL types as timestamptz is sent by postgres.js through a
- * Date, which keeps milliseconds only.
+ * time has microseconds (cursorTime keeps them).
  */
 export function exportRows(
   db: Sql,
@@ -186,6 +186,6 @@ export function exportRows(
   const { format, after, limit, ...filters } = request;
   return db<ExportRow[]>`
     SELECT ${db.unsafe(COLUMNS[format])} FROM call.calls c WHERE ${filtered(db, accountId, filters)}
-    ${after ? db`AND (created_at, id) < (${after.created_at}::text::timestamptz, ${after.id}::uuid)` : db``}
+    ${after ? db`AND (created_at, id) < (${cursorTime(db, after.created_at)}, ${after.id}::uuid)` : db``}
     ORDER BY c.created_at DESC, c.id DESC LIMIT ${limit}`;
 }
