@@ -2,9 +2,11 @@ import { CALL_OUTCOMES, type Call } from './call';
 import { E164_PATTERN } from './common';
 
 /**
- * The call export's line formats (GET /v1/calls/export): the call service writes the lines, the
- * gateway puts each call's signed recording link in the gap a line leaves for it (links are signed
- * where the record is served, fresh on every read).
+ * The call export's line formats (GET /v1/calls/export): what the lines are, byte for byte. The call
+ * service has PostgreSQL write them (services/call/src/db/export-sql.ts, held to these by its tests)
+ * and writes here only the calls the database cannot; the gateway puts each call's signed
+ * recording link in the gap a line leaves for it (links are signed where the record is served,
+ * fresh on every read).
  */
 
 /** A finished call with talk time has a recording, so a link; anything else has no audio: `""`. */
@@ -12,32 +14,13 @@ export function hasRecording(call: Pick<Call, 'status' | 'duration_seconds'>): b
   return (CALL_OUTCOMES as readonly string[]).includes(call.status) && call.duration_seconds > 0;
 }
 
-/** Text that is JSON already (compact, as JSON.stringify writes it): written into a line as it is. */
-export type JsonText = string & { readonly jsonText: unique symbol };
-
-/** A CSV cell written already (quoted, its quotes doubled): the database writes a transcript's. */
-export class CsvCell {
-  constructor(readonly text: string) {}
-}
-
-/**
- * A call record as the export writes it: the API's record (without its link), the two fields that
- * can be long (metadata, transcript) as their JSON text, so that it is written once, not parsed
- * and written again; in a CSV export the transcript may come as its cell.
- */
-export type ExportCall = Omit<Call, 'metadata' | 'transcript' | 'recording_url'> & {
-  metadata: JsonText;
-  transcript: JsonText | CsvCell;
-};
-
 /** Spreadsheet apps run cells starting with these as formulas: never let exported data do that. */
 const FORMULA_START = /^[=+\-@\t\r]/;
 const NEEDS_QUOTES = /[",\r\n]/;
 
 /** A cell's text as it is written: quoted (its quotes doubled) when it holds a quote, comma or line break. */
 function quoted(text: string): string {
-  // split/join: String#replaceAll was measurably slower on the long JSON cells (transcripts).
-  return NEEDS_QUOTES.test(text) ? `"${text.split('"').join('""')}"` : text;
+  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 /**
@@ -54,21 +37,10 @@ export function csvCell(value: unknown): string {
   return quoted(text);
 }
 
-/** A JSON cell from its text: as csvCell writes the value (`null` is an empty cell). */
-function jsonCell(value: JsonText | CsvCell): string {
-  if (value instanceof CsvCell) return value.text;
-  return value === 'null' ? '' : quoted(value);
-}
-
-function jsonOf(value: JsonText | CsvCell): string {
-  if (value instanceof CsvCell) throw new Error('a CSV cell in a JSON line');
-  return value;
-}
-
 /** The link's cell is left empty in the line: the gateway writes it. */
 const LINK = Symbol('recording_url');
 
-const CSV_COLUMNS: [string, (call: ExportCall) => string | typeof LINK][] = [
+const CSV_COLUMNS: [string, (call: Call) => string | typeof LINK][] = [
   ['id', (c) => csvCell(c.id)],
   ['status', (c) => csvCell(c.status)],
   ['phone_number', (c) => csvCell(c.phone_number)],
@@ -88,8 +60,8 @@ const CSV_COLUMNS: [string, (call: ExportCall) => string | typeof LINK][] = [
   ['details_status', (c) => csvCell(c.details_collection?.status)],
   ['details_score', (c) => csvCell(c.details_collection?.score)],
   ['collected_values', (c) => csvCell(c.details_collection?.collected_values)],
-  ['metadata', (c) => jsonCell(c.metadata)],
-  ['transcript', (c) => jsonCell(c.transcript)],
+  ['metadata', (c) => csvCell(c.metadata)],
+  ['transcript', (c) => csvCell(c.transcript)],
   ['ai_cost', (c) => csvCell(c.ai_cost)],
   ['telephony_cost', (c) => csvCell(c.telephony_cost)],
   ['total_cost', (c) => csvCell(c.total_cost)],
@@ -115,7 +87,7 @@ export const CSV_HEADER_LINE = `${CSV_HEADER.join(',')}\r\n`;
 export type LineParts = [before: string, after: string];
 
 /** An RFC 4180 line (CRLF); objects as JSON text in one cell. */
-export function csvLine(call: ExportCall): LineParts {
+export function csvLine(call: Call): LineParts {
   const cells: string[] = [];
   let before = '';
   for (const [, cell] of CSV_COLUMNS) {
@@ -129,7 +101,7 @@ export function csvLine(call: ExportCall): LineParts {
 }
 
 /** The record's fields in the record's order: `[name, its JSON]`, the link's as LINK. */
-function jsonFields(c: ExportCall): [string, string | typeof LINK][] {
+function jsonFields(c: Call): [string, string | typeof LINK][] {
   const json = JSON.stringify;
   return [
     ['id', json(c.id)],
@@ -143,7 +115,7 @@ function jsonFields(c: ExportCall): [string, string | typeof LINK][] {
     ['agent_type', json(c.agent_type)],
     ['user_id', json(c.user_id)],
     ['campaign_id', json(c.campaign_id)],
-    ['metadata', c.metadata],
+    ['metadata', json(c.metadata)],
     ['created_at', json(c.created_at)],
     ['started_at', json(c.started_at)],
     ['answered_at', json(c.answered_at)],
@@ -151,7 +123,7 @@ function jsonFields(c: ExportCall): [string, string | typeof LINK][] {
     ['duration', json(c.duration)],
     ['duration_seconds', json(c.duration_seconds)],
     ['duration_minutes', json(c.duration_minutes)],
-    ['transcript', jsonOf(c.transcript)],
+    ['transcript', json(c.transcript)],
     ['recording_url', LINK],
     ['sentiment', json(c.sentiment)],
     ['call_summary', json(c.call_summary)],
@@ -170,7 +142,7 @@ function jsonFields(c: ExportCall): [string, string | typeof LINK][] {
 }
 
 /** The call record as GET /v1/calls/{id} returns it in `data`, on one line, as JSON.stringify writes it. */
-export function jsonLine(call: ExportCall): LineParts {
+export function jsonLine(call: Call): LineParts {
   const fields: string[] = [];
   let before = '';
   for (const [name, value] of jsonFields(call)) {

@@ -1,4 +1,5 @@
 import {
+  Call,
   type CallFilters,
   CSV_HEADER_LINE,
   csvLine,
@@ -6,11 +7,11 @@ import {
   type ExportChunk,
   type ExportCursor,
   type ExportFormat,
-  hasRecording,
   jsonLine,
   type Sql,
 } from '@voice/shared';
-import { type ExportRow, exportCall, exportRows } from '../db/export-rows';
+import { toCall } from '../db/call-rows';
+import { type ExportLine, exportLines, exportRecords } from '../db/export-rows';
 import { ChunkWriter } from './chunk-writer';
 
 export interface ExportChunkRequest extends CallFilters {
@@ -21,14 +22,14 @@ export interface ExportChunkRequest extends CallFilters {
 
 /**
  * A chunk's calls are read in this many queries, each asked for while the calls before it are
- * written: the database reads the next calls while this process writes lines.
+ * copied: the database writes the next lines while this process sends these.
  */
 const READS_PER_CHUNK = 4;
 const MIN_READ = 8;
 
-const cursorOf = (row: ExportRow): ExportCursor => ({ created_at: row.sort_at, id: row.id });
+const cursorOf = (line: ExportLine): ExportCursor => ({ created_at: line.sortAt, id: line.id });
 
-/** Call history export, one stateless keyset chunk of formatted lines per bus request. */
+/** Call history export, one stateless keyset chunk of lines per bus request. */
 export class CallExport {
   constructor(private readonly sql: Sql) {}
 
@@ -41,29 +42,29 @@ export class CallExport {
     const { after, limit, format, ...filters } = request;
     // One row more than asked: whether it exists tells whether more calls follow.
     const read = (from: ExportCursor | null, count: number) =>
-      exportRows(this.sql, accountId, { ...filters, format, after: from, limit: count + 1 });
-    const line = format === 'csv' ? csvLine : jsonLine;
+      exportLines(this.sql, accountId, { ...filters, format, after: from, limit: count + 1 });
     const out = new ChunkWriter(EXPORT_CHUNK_BYTES);
     if (format === 'csv' && after === null) out.write(CSV_HEADER_LINE);
     const batch = Math.max(MIN_READ, Math.ceil(limit / READS_PER_CHUNK));
     let asked = Math.min(batch, limit);
-    let reading: Promise<ExportRow[]> | undefined = read(after, asked);
+    let reading: Promise<ExportLine[]> | undefined = read(after, asked);
     let sent = 0;
-    let last: ExportRow | undefined;
+    let last: ExportLine | undefined;
     let more = false;
     while (reading) {
-      const rows: ExportRow[] = await reading;
+      const rows: ExportLine[] = await reading;
       const count = Math.min(rows.length, asked);
       more = rows.length > count;
       const left = limit - sent - count;
       asked = Math.min(batch, left);
       reading = more && left > 0 ? read(cursorOf(rows[count - 1]!), asked) : undefined;
-      for (const row of rows.slice(0, count)) {
-        const call = exportCall(row, format);
-        const [before, rest] = line(call);
+      const lines = rows.slice(0, count);
+      const written = await this.writtenHere(accountId, lines, format);
+      for (const line of lines) {
         const start = out.length;
+        const [before, rest] = written.get(line.id) ?? [line.before!, line.after!];
         out.write(before);
-        if (hasRecording(call)) out.link(call.id);
+        if (line.link) out.link(line.id);
         out.write(rest);
         if (sent > 0 && out.length > EXPORT_CHUNK_BYTES) {
           // Full: this call starts the next chunk; the calls being read meanwhile are not needed.
@@ -74,9 +75,25 @@ export class CallExport {
           break;
         }
         sent++;
-        last = row;
+        last = line;
       }
     }
     return { ...out.encode(), rows: sent, next: more && last ? cursorOf(last) : null };
+  }
+
+  /**
+   * The lines of the calls the database left to this service (export-sql.ts, ODD), written from
+   * their records as the API has them, by id.
+   */
+  private async writtenHere(
+    accountId: string,
+    lines: ExportLine[],
+    format: ExportFormat,
+  ): Promise<Map<string, [string, string]>> {
+    const ids = lines.filter((line) => line.before === null).map((line) => line.id);
+    if (ids.length === 0) return new Map();
+    const write = format === 'csv' ? csvLine : jsonLine;
+    const records = await exportRecords(this.sql, accountId, ids);
+    return new Map(records.map((row) => [row.id, write(Call.parse(toCall(row)))]));
   }
 }

@@ -14,15 +14,18 @@ export class ChunkWriter {
     this.buffer = Buffer.allocUnsafe(expectedBytes);
   }
 
-  write(text: string): void {
+  write(text: string | Buffer): void {
     // UTF-8 takes at most 3 bytes per UTF-16 unit.
-    const most = this.length + text.length * 3;
-    if (most > this.buffer.length) {
-      const grown = Buffer.allocUnsafe(Math.max(most, this.buffer.length * 2));
-      this.buffer.copy(grown, 0, 0, this.length);
-      this.buffer = grown;
-    }
-    this.length += this.buffer.write(text, this.length);
+    this.room(typeof text === 'string' ? text.length * 3 : text.length);
+    this.length +=
+      typeof text === 'string' ? this.buffer.write(text, this.length) : text.copy(this.buffer, this.length);
+  }
+
+  private room(bytes: number): void {
+    if (this.length + bytes <= this.buffer.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.length + bytes, this.buffer.length * 2));
+    this.buffer.copy(grown, 0, 0, this.length);
+    this.buffer = grown;
   }
 
   /** The call whose link goes here, at the byte written next. */
