@@ -31,12 +31,13 @@ const notAsJavaScript = (column: string) =>
 /**
  * A transcript's entries are what the call service wrote: the contract's keys, which are in
  * jsonb's own key order (by length), and no nulls or nested values; the one value it may hold that
- * JavaScript writes otherwise is a confidence below 1e-6 (an exponent).
+ * JavaScript writes otherwise is a confidence below 1e-6 (an exponent). Looked for in the compact
+ * text the line is written from, not in the jsonb: that would read (and decompress) it again.
  */
-const ODD_TRANSCRIPT = `jsonb_path_exists(c.transcript, '$[*] ? (@.confidence != 0 && @.confidence > -0.000001 && @.confidence < 0.000001)')`;
+const TINY_CONFIDENCE = `(o.transcript LIKE '%"confidence":0.000000%' OR o.transcript LIKE '%"confidence":-0.000000%')`;
 
 /** Whether the call's line is left to the service (see above). */
-const ODD = `${ODD_TRANSCRIPT} OR ${notAsJavaScript('c.metadata')} OR ${notAsJavaScript('c.details_collection')}`;
+const ODD = `${notAsJavaScript('c.metadata')} OR ${notAsJavaScript('c.details_collection')}`;
 
 /** hasRecording: the gateway signs a link for the call. */
 const HAS_RECORDING = `c.status IN (${CALL_OUTCOMES.map((s) => `'${s}'`).join(', ')}) AND c.duration_seconds > 0`;
@@ -121,8 +122,8 @@ const LINE: Record<ExportFormat, [string, string]> = {
  */
 export function lineColumns(format: ExportFormat): string {
   const [before, after] = LINE[format];
-  return `CASE WHEN o.odd THEN NULL ELSE ${before} END AS before_link,
-    CASE WHEN o.odd THEN NULL ELSE ${after} END AS after_link,
+  return `CASE WHEN o.odd OR ${TINY_CONFIDENCE} THEN NULL ELSE ${before} END AS before_link,
+    CASE WHEN o.odd OR ${TINY_CONFIDENCE} THEN NULL ELSE ${after} END AS after_link,
     ${HAS_RECORDING} AS link, c.id,
     to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS sort_at`;
 }
