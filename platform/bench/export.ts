@@ -1,6 +1,6 @@
 import postgres from 'postgres';
 import type { Tenant } from './seed';
-import { rssOf, waitQuiet } from './support';
+import { cpuSecondsOf, rssOf, waitQuiet } from './support';
 import type { Platform } from './topology';
 
 /**
@@ -17,6 +17,8 @@ export interface ExportRun {
   rows: number;
   bytes: number;
   seconds: number;
+  /** CPU seconds the platform's processes used meanwhile (not PostgreSQL's): 0 for COPY. */
+  platformCpu: number;
   /** Growth of the serving process's RSS (its peak, sampled every 20 ms, over its size before). */
   rssBefore: number;
   rssPeak: number;
@@ -124,13 +126,17 @@ export async function exportSize(
         60_000,
       );
       const started = performance.now();
+      const cpu = () => platform.processes.reduce((sum, p) => sum + cpuSecondsOf(p.pid), 0);
+      const cpuBefore = cpu();
       const { result, ...memory } = await watched(platform, () =>
         kind === 'copy' ? copyOnce(platform.databaseUrl, tenant) : exportOnce(platform, tenant, kind),
       );
-      const run: ExportRun = { kind, ...result, seconds: (performance.now() - started) / 1000, ...memory };
+      const seconds = (performance.now() - started) / 1000;
+      const platformCpu = kind === 'copy' ? 0 : cpu() - cpuBefore;
+      const run: ExportRun = { kind, ...result, seconds, platformCpu, ...memory };
       runs[kind].push(run);
       log(
-        `  round ${round + 1} ${platform.name} ${calls} calls ${kind.padEnd(5)} ${run.rows} rows ${(run.bytes / 2 ** 20).toFixed(0)} MB in ${run.seconds.toFixed(1)} s: ${(run.rows / run.seconds).toFixed(0)} rows/s, ${(run.bytes / 2 ** 20 / run.seconds).toFixed(1)} MB/s; RSS +${(run.rssGrowth / 2 ** 20).toFixed(1)} MB`,
+        `  round ${round + 1} ${platform.name} ${calls} calls ${kind.padEnd(5)} ${run.rows} rows ${(run.bytes / 2 ** 20).toFixed(0)} MB in ${run.seconds.toFixed(1)} s: ${(run.rows / run.seconds).toFixed(0)} rows/s, ${(run.bytes / 2 ** 20 / run.seconds).toFixed(1)} MB/s; platform CPU ${((run.platformCpu / run.rows) * 1e6).toFixed(0)} µs/row; RSS +${(run.rssGrowth / 2 ** 20).toFixed(1)} MB`,
       );
     }
   }

@@ -67,10 +67,10 @@ export function exportLines(section: Record<string, ExportSize[]>): string[] {
   const out = [
     '## Export',
     '',
-    '`GET /v1/calls/export` of every call of an account (copies of a completed call with its real transcript, one in ten `no_answer`), CSV and JSON lines, read by a client on this machine, against PostgreSQL\u2019s own `COPY (SELECT * FROM call.calls WHERE account_id = ... ORDER BY created_at DESC, id DESC) TO STDOUT (FORMAT csv)` of the same rows on the same server: how fast those rows leave the database at all. The kinds take turns, the order rotating each round, the platform idle before each. Ratio: the export\u2019s rows/s over COPY\u2019s in the same round (median of rounds). Memory: the serving process\u2019s RSS (/proc/<pid>/status VmRSS) sampled every 20 ms, its peak over its size before the run. Target: RSS growth < 100 MB at either size (constant memory).',
+    '`GET /v1/calls/export` of every call of an account (copies of a completed call with its real transcript, one in ten `no_answer`), CSV and JSON lines, read by a client on this machine, against PostgreSQL\u2019s own `COPY (SELECT * FROM call.calls WHERE account_id = ... ORDER BY created_at DESC, id DESC) TO STDOUT (FORMAT csv)` of the same rows on the same server: how fast those rows leave the database at all. The kinds take turns, the order rotating each round, the platform idle before each. Ratio: the export\u2019s rows/s over COPY\u2019s in the same round (median of rounds). Platform CPU: the CPU time of the platform\u2019s processes (all threads, /proc) per call exported, not PostgreSQL\u2019s. Memory: the serving process\u2019s RSS (/proc/<pid>/status VmRSS) sampled every 20 ms, its peak over its size before the run. Target: RSS growth < 100 MB at either size (constant memory).',
     '',
-    '| platform | calls | kind | rounds | MB | seconds | rows/s | MB/s | ratio to COPY (per round) | RSS before MB | RSS growth MB | other processes |',
-    '|---|---:|---|---:|---:|---:|---:|---:|---|---:|---:|---|',
+    '| platform | calls | kind | rounds | MB | seconds | rows/s | MB/s | ratio to COPY (per round) | platform CPU µs/row | RSS before MB | RSS growth MB | other processes |',
+    '|---|---:|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---|',
   ];
   for (const [name, sizes] of Object.entries(section)) {
     for (const size of sizes) {
@@ -84,7 +84,7 @@ export function exportLines(section: Record<string, ExportSize[]>): string[] {
           .map((n) => `${n} +${mb(medianOf(runs, (r) => r.otherGrowth[n]!))} MB`)
           .join(', ');
         out.push(
-          `| ${LABELS[name] ?? name} | ${count(size.calls)} | ${kind === 'copy' ? 'COPY (reference)' : kind} | ${runs.length} | ${mb(medianOf(runs, (r) => r.bytes))} | ${f1(medianOf(runs, (r) => r.seconds))} | ${f0(medianOf(runs, rowsPerS))} | ${f1(medianOf(runs, (r) => r.bytes / 2 ** 20 / r.seconds))} | ${kind === 'copy' ? '-' : `**${f2(median(ratios))}** (${ratios.map(f2).join(', ')})`} | ${kind === 'copy' ? '-' : mb(medianOf(runs, (r) => r.rssBefore))} | ${kind === 'copy' ? '-' : `${mb(growth)}${growth < EXPORT_RSS_MAX ? '' : ' (**over 100**)'}`} | ${kind === 'copy' ? '-' : others || '-'} |`,
+          `| ${LABELS[name] ?? name} | ${count(size.calls)} | ${kind === 'copy' ? 'COPY (reference)' : kind} | ${runs.length} | ${mb(medianOf(runs, (r) => r.bytes))} | ${f1(medianOf(runs, (r) => r.seconds))} | ${f0(medianOf(runs, rowsPerS))} | ${f1(medianOf(runs, (r) => r.bytes / 2 ** 20 / r.seconds))} | ${kind === 'copy' ? '-' : `**${f2(median(ratios))}** (${ratios.map(f2).join(', ')})`} | ${kind === 'copy' ? '-' : f0(medianOf(runs, (r) => (r.platformCpu / r.rows) * 1e6))} | ${kind === 'copy' ? '-' : mb(medianOf(runs, (r) => r.rssBefore))} | ${kind === 'copy' ? '-' : `${mb(growth)}${growth < EXPORT_RSS_MAX ? '' : ' (**over 100**)'}`} | ${kind === 'copy' ? '-' : others || '-'} |`,
         );
       }
     }
