@@ -3,10 +3,13 @@ import { cpus, totalmem } from 'node:os';
 import { type CampaignSizeSection, campaignSizeLines } from './campaign-size';
 import type { ConversationSection } from './conversation';
 import { conversationLines } from './conversation/report';
+import type { ExportSize } from './export';
 import type { FairnessSection } from './fairness';
 import { fairnessLines } from './fairness/report';
 import { type FanoutRun, fanoutSummary } from './fanout';
+import type { HistoryRun } from './history';
 import { type RunResult, summary } from './http-load';
+import { exportLines, historyLines } from './scale-report';
 import { median } from './support';
 import type { TelephonySection } from './telephony';
 import { telephonyLines } from './telephony/report';
@@ -48,17 +51,8 @@ export interface Report {
       { contacts: number; cap: number; totalS: number; callsPerS: number; slotMsPerCall: number }
     >;
     campaignSize?: CampaignSizeSection;
-    export?: Record<
-      string,
-      {
-        rows: number;
-        bytes: number;
-        seconds: number;
-        rssBefore: number;
-        rssGrowth: number;
-        otherGrowth: Record<string, number>;
-      }
-    >;
+    history?: Record<string, HistoryRun>;
+    export?: Record<string, ExportSize[]>;
     telephony?: TelephonySection;
     conversation?: ConversationSection;
     fairness?: FairnessSection;
@@ -82,7 +76,6 @@ const LABELS: Record<string, string> = {
 const f0 = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : 'n/a');
 const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a');
 const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : 'n/a');
-const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 
 function runsTable(runs: Runs): string[] {
   const lines = [
@@ -238,25 +231,8 @@ export function writeReport(path: string, report: Report): void {
     out.push('');
   }
   if (sec.campaignSize) out.push(...campaignSizeLines(sec.campaignSize, LABELS));
-  if (sec.export) {
-    out.push(
-      '## CSV export',
-      '',
-      'Calls seeded straight into the call schema (one INSERT ... SELECT), exported with `GET /v1/calls/export?format=csv`; the serving process\u2019s RSS (/proc/<pid>/status VmRSS) sampled every 20 ms. Target: RSS growth < 100 MB.',
-      '',
-      '| platform | rows | MB | seconds | rows/s | RSS before MB | RSS growth MB | met | other processes |',
-      '|---|---:|---:|---:|---:|---:|---:|---|---|',
-    );
-    for (const [name, r] of Object.entries(sec.export)) {
-      const others = Object.entries(r.otherGrowth)
-        .map(([n, g]) => `${n} +${mb(g)} MB`)
-        .join(', ');
-      out.push(
-        `| ${LABELS[name] ?? name} | ${r.rows} | ${mb(r.bytes)} | ${f1(r.seconds)} | ${f0(r.rows / r.seconds)} | ${mb(r.rssBefore)} | ${mb(r.rssGrowth)} | ${r.rssGrowth < 100 * 2 ** 20 ? 'yes' : '**no**'} | ${others || '-'} |`,
-      );
-    }
-    out.push('');
-  }
+  if (sec.history) out.push(...historyLines(sec.history));
+  if (sec.export) out.push(...exportLines(sec.export));
   if (sec.telephony) out.push(...telephonyLines(sec.telephony, m.cpus));
   if (sec.conversation) out.push(...conversationLines(sec.conversation));
   if (sec.fairness) out.push(...fairnessLines(sec.fairness));

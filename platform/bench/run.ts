@@ -2,8 +2,9 @@
  * `pnpm bench`: the platform (embedded default and NATS topology) side by side with reference
  * servers, in interleaved rounds, and real SIP calls against sipp, written to BENCHMARKS.md. Not
  * pass/fail: targets are reported as met or not. BENCH_QUICK=1 for a short run,
- * BENCH_ONLY=get,list,post,fanout,campaign,campaign-size,export,telephony,conversation,fairness (or the
- * names as arguments: `pnpm bench telephony`) for some sections (both written to .data/bench/ instead),
+ * BENCH_ONLY=get,list,post,fanout,campaign,campaign-size,history,export,telephony,conversation,fairness
+ * (or the names as arguments: `pnpm bench telephony`) for some sections (both written to .data/bench/
+ * instead),
  * BENCH_CPU_PROF=<dir> for CPU profiles of the platform, BENCH_NODE_FLAGS for other node flags of
  * its processes (and of the telephony bench's calling process). BENCH_TELEPHONY_CALLS=50,100 sets
  * the concurrent call counts. The conversation section's knobs: BENCH_CONVERSATION_CALLS (calls
@@ -21,13 +22,15 @@ import { join } from 'node:path';
 import postgres from 'postgres';
 import { campaignSizeRun, contactList } from './campaign-size';
 import { type ConversationBenchSettings, conversationRun } from './conversation';
+import { exportSize } from './export';
 import { type FairnessSettings, fairnessRun } from './fairness';
 import { type FanoutRun, type FanoutTarget, fanoutRun, graphqlConnector, wsConnector } from './fanout';
+import { historyRun } from './history';
 import { interleaved, type RunResult, type Target } from './http-load';
 import type { FanoutCommand, FanoutDone } from './publisher';
 import { type MachineInfo, machineInfo, type Report, writeReport } from './report';
-import { type Seeded, seed } from './seed';
-import { api, type Child, REPO_ROOT, rssOf, sleep, startChild, waitQuiet } from './support';
+import { type Histories, type Seeded, seed, seedHistories } from './seed';
+import { api, type Child, REPO_ROOT, sleep, startChild, waitQuiet } from './support';
 import { type TelephonySettings, telephonyRun } from './telephony';
 import {
   type BenchEnv,
@@ -40,7 +43,7 @@ import {
 } from './topology';
 
 const QUICK = process.env.BENCH_QUICK === '1';
-const PLATFORM_SECTIONS = ['get', 'list', 'post', 'fanout', 'campaign', 'campaign-size', 'export'];
+const PLATFORM_SECTIONS = ['get', 'list', 'post', 'fanout', 'campaign', 'campaign-size', 'history', 'export'];
 const ONLY = process.argv.length > 2 ? process.argv.slice(2).join(',') : process.env.BENCH_ONLY;
 const SECTIONS = new Set(
   (ONLY ?? [...PLATFORM_SECTIONS, 'telephony', 'conversation', 'fairness'].join(','))
@@ -57,6 +60,9 @@ const SETTINGS = QUICK
       fanoutMs: 3000,
       contacts: 1000,
       exportCalls: 10_000,
+      historyCalls: 100_000,
+      historyRequests: 30,
+      exportRounds: 1,
     }
   : {
       rounds: 3,
@@ -70,6 +76,10 @@ const SETTINGS = QUICK
       fanoutMs: 10_000,
       contacts: 10_000,
       exportCalls: 100_000,
+      // The long history of the history section, and the export's larger size.
+      historyCalls: 1_000_000,
+      historyRequests: 200,
+      exportRounds: 3,
     };
 const TELEPHONY: TelephonySettings = {
   levels: (process.env.BENCH_TELEPHONY_CALLS ?? '50,100').split(',').map(Number),
@@ -100,6 +110,8 @@ const FAIRNESS: FairnessSettings = {
   simTimeScale: 0.001,
 };
 const LIST_CALLS = 1000;
+/** The history section's short history (its long one is SETTINGS.historyCalls). */
+const SHORT_HISTORY = 1000;
 const FANOUT_ACCOUNTS = 100;
 const FANOUT_CLIENTS = 1000;
 
@@ -343,18 +355,48 @@ async function platformSections(report: Report, logDir: string): Promise<boolean
         );
       }
     }
-    if (SECTIONS.has('export')) {
-      report.sections.export = {};
+    const histories = new Map<Platform, Promise<Histories>>();
+    // Both sections read the long history: seeded once per platform, when the first asks.
+    const historiesOf = (platform: Platform) => {
+      if (!histories.has(platform)) {
+        log(`seeding ${platform.name}: ${SHORT_HISTORY} and ${SETTINGS.historyCalls} calls in two accounts`);
+        histories.set(platform, seededHistories(platform, seeded[platform.name], env.adminToken));
+      }
+      return histories.get(platform)!;
+    };
+    if (SECTIONS.has('history')) {
+      report.sections.history = {};
       for (const platform of [embedded, nats]) {
+        const accounts = await historiesOf(platform);
         await waitQuiet(
           platform.processes.map((p) => p.pid),
           60_000,
         );
-        const result = await exportRun(platform, seeded[platform.name]);
-        log(
-          `export ${platform.name}: ${result.rows} rows, ${(result.bytes / 1e6).toFixed(1)} MB in ${result.seconds.toFixed(1)} s; RSS +${(result.rssGrowth / 1e6).toFixed(1)} MB`,
+        log(`history ${platform.name}: GET /v1/calls, ${SETTINGS.historyRequests} requests of each`);
+        report.sections.history[platform.name] = await historyRun(
+          platform,
+          accounts,
+          { requests: SETTINGS.historyRequests, warmup: 5 },
+          log,
         );
-        report.sections.export[platform.name] = result;
+      }
+    }
+    if (SECTIONS.has('export')) {
+      report.sections.export = {};
+      for (const platform of [embedded, nats]) {
+        const accounts = await historiesOf(platform);
+        log(`export ${platform.name}: CSV and JSON lines against COPY, ${SETTINGS.exportRounds} round(s)`);
+        report.sections.export[platform.name] = [
+          await exportSize(
+            platform,
+            seeded[platform.name].exporter,
+            SETTINGS.exportCalls,
+            SETTINGS.exportRounds,
+            log,
+          ),
+          // The long history once: a round of it takes minutes.
+          await exportSize(platform, accounts.large, accounts.large.calls, 1, log),
+        ];
       }
     }
   } finally {
@@ -365,6 +407,27 @@ async function platformSections(report: Report, logDir: string): Promise<boolean
 
 type Platforms = { embedded: Platform; nats: Platform };
 type SeededBoth = { embedded: Seeded; nats: Seeded };
+
+/**
+ * The history accounts seeded, then the database settled (VACUUM (ANALYZE), CHECKPOINT) as a
+ * long-lived history is: its rows all visible, its statistics current.
+ */
+async function seededHistories(platform: Platform, seeded: Seeded, adminToken: string): Promise<Histories> {
+  const started = Date.now();
+  const accounts = await seedHistories(
+    platform.url,
+    platform.databaseUrl,
+    adminToken,
+    String(seeded.template.id),
+    {
+      small: SHORT_HISTORY,
+      large: SETTINGS.historyCalls,
+    },
+  );
+  const settled = await settleDatabase(platform.databaseUrl);
+  log(`  ${platform.name}: seeded in ${((Date.now() - started) / 1000).toFixed(0)} s; ${settled}`);
+  return accounts;
+}
 
 function auth(key: string): Record<string, string> {
   return { authorization: `Bearer ${key}` };
@@ -575,57 +638,6 @@ async function campaignRun(platform: Platform, seeded: Seeded, count: number): P
     }
     await sleep(250);
   }
-}
-
-export interface ExportResult {
-  rows: number;
-  bytes: number;
-  seconds: number;
-  rssBefore: number;
-  rssPeak: number;
-  rssGrowth: number;
-  /** The call service's growth too, when it is its own process (NATS topology). */
-  otherGrowth: Record<string, number>;
-}
-
-async function exportRun(platform: Platform, seeded: Seeded): Promise<ExportResult> {
-  const watched = platform.processes.filter((c) => c === platform.serving || c.name.endsWith('-call'));
-  const before = new Map(watched.map((c) => [c.pid, rssOf(c.pid)]));
-  const peak = new Map(before);
-  const sampler = setInterval(() => {
-    for (const c of watched) peak.set(c.pid, Math.max(peak.get(c.pid)!, rssOf(c.pid)));
-  }, 20);
-  const started = performance.now();
-  let bytes = 0;
-  let rows = 0;
-  try {
-    const res = await fetch(`${platform.url}/v1/calls/export?format=csv`, {
-      headers: auth(seeded.exporter.key),
-    });
-    if (res.status !== 200) throw new Error(`export answered ${res.status}`);
-    // Counted as it streams, never kept: the client must not be what holds the memory.
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      bytes += chunk.byteLength;
-      for (const byte of chunk) if (byte === 10) rows++;
-    }
-  } finally {
-    clearInterval(sampler);
-  }
-  const seconds = (performance.now() - started) / 1000;
-  const serving = platform.serving.pid;
-  const growth = (pid: number) => peak.get(pid)! - before.get(pid)!;
-  return {
-    // Lines of CSV less the header; a transcript cell may hold line feeds, so this is a lower bound.
-    rows: rows - 1,
-    bytes,
-    seconds,
-    rssBefore: before.get(serving)!,
-    rssPeak: peak.get(serving)!,
-    rssGrowth: growth(serving),
-    otherGrowth: Object.fromEntries(
-      watched.filter((c) => c.pid !== serving).map((c) => [c.name, growth(c.pid)]),
-    ),
-  };
 }
 
 export type { RunResult };

@@ -72,13 +72,30 @@ async function completedCall(url: string, who: Tenant): Promise<Record<string, u
   throw new Error('the template call never completed');
 }
 
+/** How bulk calls differ from their template, so that filters have something to select. */
+export interface BulkOptions {
+  /** Calls already seeded into the account this way: new ones are older still. */
+  after?: number;
+  /** Every n-th call is `no_answer` (no talk, no transcript) instead of the template's outcome. */
+  noAnswerEvery?: number;
+}
+
 /**
  * Copies a call `count` times into an account straight in the call schema (one INSERT ... SELECT),
  * each a millisecond older than the last: history for the list and the export, in final states, so
  * the call service's keeper never touches them.
  */
-export async function bulkCalls(databaseUrl: string, templateId: string, accountId: string, count: number) {
+export async function bulkCalls(
+  databaseUrl: string,
+  templateId: string,
+  accountId: string,
+  count: number,
+  options: BulkOptions = {},
+) {
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  const every = options.noAnswerEvery;
+  const noAnswer = (value: string, otherwise: string) =>
+    every ? `CASE WHEN g % ${every} = 0 THEN ${value} ELSE ${otherwise} END` : otherwise;
   try {
     const columns = (
       await sql<{ column_name: string }[]>`
@@ -92,9 +109,17 @@ export async function bulkCalls(databaseUrl: string, templateId: string, account
         case 'account_id':
           return `'${accountId}'::uuid`;
         case 'created_at':
-          return `t.created_at - (g * interval '1 millisecond')`;
+          return `t.created_at - ((g + ${options.after ?? 0}) * interval '1 millisecond')`;
         case 'owner':
           return 'NULL';
+        case 'status':
+          return noAnswer(`'no_answer'`, 't.status');
+        case 'transcript':
+          return noAnswer(`'[]'::jsonb`, 't.transcript');
+        case 'duration_seconds':
+          return noAnswer('0', 't.duration_seconds');
+        case 'answered_at':
+          return noAnswer('NULL', 't.answered_at');
         default:
           return `t.${column}`;
       }
@@ -109,6 +134,39 @@ export async function bulkCalls(databaseUrl: string, templateId: string, account
   } finally {
     await sql.end();
   }
+}
+
+/** One call in ten of a seeded history did not connect: what the history's status filter selects. */
+export const HISTORY_NO_ANSWER_EVERY = 10;
+const HISTORY_BATCH = 250_000;
+
+/** The history section's accounts: the same calls, a short history and a long one. */
+export interface Histories {
+  small: Tenant & { calls: number };
+  large: Tenant & { calls: number };
+}
+
+/**
+ * Two accounts of the history (and export) sections, their calls copied from the template call
+ * (a completed call's real transcript), one in ten no_answer. The long history is inserted in
+ * batches, each its own statement, so no single transaction holds a million rows.
+ */
+export async function seedHistories(
+  url: string,
+  databaseUrl: string,
+  adminToken: string,
+  templateId: string,
+  sizes: { small: number; large: number },
+): Promise<Histories> {
+  const options = { noAnswerEvery: HISTORY_NO_ANSWER_EVERY };
+  const small = await tenant(url, adminToken, 'Bench history (short)', false);
+  const large = await tenant(url, adminToken, 'Bench history (long)', false);
+  await bulkCalls(databaseUrl, templateId, small.accountId, sizes.small, options);
+  for (let after = 0; after < sizes.large; after += HISTORY_BATCH) {
+    const count = Math.min(HISTORY_BATCH, sizes.large - after);
+    await bulkCalls(databaseUrl, templateId, large.accountId, count, { ...options, after });
+  }
+  return { small: { ...small, calls: sizes.small }, large: { ...large, calls: sizes.large } };
 }
 
 export async function seed(
@@ -126,6 +184,8 @@ export async function seed(
     fanout.push(await tenant(url, adminToken, `Bench fan-out ${i}`, false));
   const template = await completedCall(url, main);
   await bulkCalls(databaseUrl, String(template.id), main.accountId, sizes.listCalls);
-  await bulkCalls(databaseUrl, String(template.id), exporter.accountId, sizes.exportCalls);
+  await bulkCalls(databaseUrl, String(template.id), exporter.accountId, sizes.exportCalls, {
+    noAnswerEvery: HISTORY_NO_ANSWER_EVERY,
+  });
   return { main, writer, campaign, exporter, fanout, template };
 }

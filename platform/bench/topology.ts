@@ -102,7 +102,7 @@ export async function startNatsTopology(env: BenchEnv, databaseUrl: string): Pro
     DATABASE_URL: databaseUrl,
     BUS_PREFIX: busPrefix,
     DATA_DIR: join(env.dataDir, 'nats'),
-    // Five pools share the server with the reference servers and other users: keep them modest.
+    // Six pools share the server with the reference servers and other users: keep them modest.
     DATABASE_POOL_SIZE: '8',
   };
   const flags = platformNodeFlags();

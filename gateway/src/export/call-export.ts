@@ -1,65 +1,72 @@
-import { type Call, E164_PATTERN } from '@voice/shared';
+import {
+  CALL,
+  type CallContext,
+  type CallFilters,
+  csvCell,
+  EXPORT_CHUNK_BYTES,
+  EXPORT_CHUNK_MAX,
+  type ExportChunk,
+  type ExportFormat,
+} from '@voice/shared';
+import type { GatewayClient } from '../clients/gateway-client';
+import type { RecordingLinks } from '../recordings/links';
 
-/** Spreadsheet apps run cells starting with these as formulas: never let exported data do that. */
-const FORMULA_START = /^[=+\-@\t\r]/;
+// The cell rules live with the line formats in shared (the call service writes the lines).
+export { csvCell };
+
+/** Calls in the first chunk: few, so the first bytes leave soon; later chunks are sized from it. */
+const FIRST_LIMIT = 32;
+/** What a chunk is sized for: under the service's limit, so a chunk is rarely cut short there. */
+const TARGET_BYTES = EXPORT_CHUNK_BYTES * 0.85;
+
+/** How many calls the next chunk should ask for, going by the bytes per call of this one. */
+function nextLimit(chunk: ExportChunk): number {
+  const bytes = (chunk.data.length * 3) / 4;
+  if (chunk.rows === 0 || bytes === 0) return FIRST_LIMIT;
+  return Math.max(1, Math.min(EXPORT_CHUNK_MAX, Math.floor((TARGET_BYTES * chunk.rows) / bytes)));
+}
+
+/** A chunk's bytes with each call's freshly signed recording link in its place, escaped for the format. */
+function withLinks(chunk: ExportChunk, format: ExportFormat, links: RecordingLinks): Buffer {
+  const data = Buffer.from(chunk.data, 'base64');
+  if (chunk.links.length === 0) return data;
+  const escaped = format === 'csv' ? csvCell : (url: string) => JSON.stringify(url).slice(1, -1);
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (const [at, callId] of chunk.links) {
+    parts.push(data.subarray(from, at), Buffer.from(escaped(links.sign(callId))));
+    from = at;
+  }
+  parts.push(data.subarray(from));
+  return Buffer.concat(parts);
+}
 
 /**
- * One CSV cell. Text a spreadsheet would run as a formula gets a leading `'`, except a phone number
- * in E.164 (`+14155550100`): only digits follow its `+`, so it can compute nothing, and every row
- * has two. Numbers (a negative amount) are never prefixed.
+ * The export's body: every matching call, chunk by chunk over the bus (each chunk a keyset range
+ * the call service formats). The first chunk is fetched before anything is sent, so a failing
+ * service still gets a proper error response rather than a truncated 200. Each next chunk is
+ * asked for as soon as the one before arrives, so the service works on it while this one is sent.
  */
-export function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  let text = typeof value === 'object' ? JSON.stringify(value) : String(value);
-  if (typeof value === 'string' && FORMULA_START.test(text) && !E164_PATTERN.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-const COLUMNS: [string, (call: Call) => unknown][] = [
-  ['id', (c) => c.id],
-  ['status', (c) => c.status],
-  ['phone_number', (c) => c.phone_number],
-  ['source_number', (c) => c.source_number],
-  ['agent_id', (c) => c.agent.id],
-  ['agent_name', (c) => c.agent.name],
-  ['agent_type', (c) => c.agent_type],
-  ['campaign_id', (c) => c.campaign_id],
-  ['created_at', (c) => c.created_at],
-  ['answered_at', (c) => c.answered_at],
-  ['ended_at', (c) => c.ended_at],
-  ['duration_seconds', (c) => c.duration_seconds],
-  ['sentiment', (c) => c.sentiment],
-  ['call_end_reason', (c) => c.call_end_reason],
-  ['ended_by', (c) => c.ended_by],
-  ['call_summary', (c) => c.call_summary],
-  ['details_status', (c) => c.details_collection?.status],
-  ['details_score', (c) => c.details_collection?.score],
-  ['collected_values', (c) => c.details_collection?.collected_values],
-  ['metadata', (c) => c.metadata],
-  ['transcript', (c) => c.transcript],
-  ['ai_cost', (c) => c.ai_cost],
-  ['telephony_cost', (c) => c.telephony_cost],
-  ['total_cost', (c) => c.total_cost],
-  ['cost_currency', (c) => c.cost_currency],
-  ['recording_url', (c) => c.recording_url],
-  ['prompt_hash', (c) => c.prompt_hash],
-  ['carrier', (c) => c.telephony.carrier],
-  ['trunk_id', (c) => c.telephony.trunk_id],
-  ['sip_code', (c) => c.telephony.sip_code],
-  ['sip_reason', (c) => c.telephony.sip_reason],
-  // Last: columns added later go at the end, so a reader by position keeps working.
-  ['opted_out', (c) => c.opted_out],
-];
-
-export const CSV_HEADER = COLUMNS.map(([name]) => name);
-
-/** RFC 4180 lines (CRLF), header first; objects as JSON text in one cell. */
-export async function* csvLines(calls: AsyncIterable<Call>): AsyncGenerator<string> {
-  yield `${CSV_HEADER.join(',')}\r\n`;
-  for await (const call of calls) yield `${COLUMNS.map(([, read]) => csvCell(read(call))).join(',')}\r\n`;
-}
-
-/** One call record per line, exactly as GET /v1/calls/{id} returns it in `data`. */
-export async function* jsonLines(calls: AsyncIterable<Call>): AsyncGenerator<string> {
-  for await (const call of calls) yield `${JSON.stringify(call)}\n`;
+export async function exportBody(
+  client: GatewayClient,
+  request: CallFilters & { format: ExportFormat },
+  ctx: CallContext,
+  links: RecordingLinks,
+): Promise<AsyncIterable<Buffer>> {
+  const fetch = (after: ExportChunk['next'], limit: number) =>
+    client.call(CALL.exportChunk, { ...request, after, limit }, ctx);
+  const first = await fetch(null, FIRST_LIMIT);
+  return (async function* () {
+    let chunk: ExportChunk | undefined = first;
+    while (chunk) {
+      const body = withLinks(chunk, request.format, links);
+      const following: Promise<ExportChunk> | undefined = chunk.next
+        ? fetch(chunk.next, nextLimit(chunk))
+        : undefined;
+      // Not awaited until this chunk is sent; a failure then ends the body (the transfer is incomplete).
+      following?.catch(() => {});
+      yield body;
+      chunk = await following;
+    }
+  })();
 }

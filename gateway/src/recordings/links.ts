@@ -1,4 +1,4 @@
-import { CALL_OUTCOMES, type Call, signRecordingUrl } from '@voice/shared';
+import { type Call, hasRecording, signRecordingUrl } from '@voice/shared';
 
 /** Issues recording links for call records the gateway returns. */
 export interface RecordingLinks {
@@ -11,8 +11,7 @@ export function recordingLinks(secret: string, baseUrl: () => string): Recording
 
 /** A finished call with talk time gets a fresh signed link; anything else has no audio: `""`. */
 export function withRecordingUrl(call: Call, links: RecordingLinks): Call {
-  const final = (CALL_OUTCOMES as readonly string[]).includes(call.status);
-  return { ...call, recording_url: final && call.duration_seconds > 0 ? links.sign(call.id) : '' };
+  return { ...call, recording_url: hasRecording(call) ? links.sign(call.id) : '' };
 }
 
 /** A page of calls, each with its link. */

@@ -237,21 +237,46 @@ export type CallFilters = z.infer<typeof CallFilters>;
 export const ListCallsQuery = PageQuery.extend(CallFilters.shape);
 export type ListCallsQuery = z.infer<typeof ListCallsQuery>;
 
-export const ExportCallsQuery = CallFilters.extend({ format: z.enum(['csv', 'jsonl']).default('jsonl') });
+export const ExportFormat = z.enum(['csv', 'jsonl']);
+export type ExportFormat = z.infer<typeof ExportFormat>;
+
+export const ExportCallsQuery = CallFilters.extend({ format: ExportFormat.default('jsonl') });
 export type ExportCallsQuery = z.infer<typeof ExportCallsQuery>;
 
-/** Where an export stopped: the last row sent (exports run newest first). */
+/**
+ * Where an export stopped: the last row sent (exports run newest first). Its time has the
+ * database's microseconds: a key rounded to milliseconds would skip or repeat rows sharing one.
+ */
 export const ExportCursor = z.object({ created_at: DateTime, id: Uuid });
 export type ExportCursor = z.infer<typeof ExportCursor>;
 
-export const EXPORT_CHUNK_MAX = 1000;
+export const EXPORT_CHUNK_MAX = 5000;
+/**
+ * Most bytes of lines in one export chunk: as base64 (4/3) with its links, one NATS message under
+ * the default 1 MiB max_payload. A chunk holds at least one call, however large.
+ */
+export const EXPORT_CHUNK_BYTES = 640 * 1024;
 
 export const ExportChunkRequest = CallFilters.extend({
+  format: ExportFormat,
   after: ExportCursor.nullable().default(null),
-  limit: z.number().int().min(1).max(EXPORT_CHUNK_MAX).default(500),
+  /** Calls to read; the chunk stops before EXPORT_CHUNK_BYTES. The gateway sizes it from the last chunk. */
+  limit: z.number().int().min(1).max(EXPORT_CHUNK_MAX).default(100),
 });
 
-export const ExportChunk = z.object({ items: z.array(Call), next: ExportCursor.nullable() });
+export const ExportChunk = z.object({
+  /**
+   * The chunk's lines (call-export.ts formats; the CSV header first in a CSV export's first chunk),
+   * UTF-8 in base64: JSON carries base64 as it is, where the lines' own quotes would each be
+   * escaped on the way and unescaped again.
+   */
+  data: z.string(),
+  /** Where a call's recording link goes: its byte offset in `data` (decoded), and the call. */
+  links: z.array(z.tuple([z.number().int().min(0), Uuid])),
+  rows: z.number().int().min(0),
+  next: ExportCursor.nullable(),
+});
+export type ExportChunk = z.infer<typeof ExportChunk>;
 
 /** Internal: what the gateway needs to serve a recording link (the link's signature is the authority). */
 export const RecordingInfo = z.object({

@@ -6,6 +6,7 @@ export * from '../validation';
 export * from './account';
 export * from './agent';
 export * from './call';
+export * from './call-export';
 export * from './campaign';
 export * from './common';
 export * from './discovery';

@@ -1,44 +1,14 @@
 import { Readable } from 'node:stream';
-import { CALL, type Call, type CallContext, ExportCallsQuery } from '@voice/shared';
+import { ExportCallsQuery } from '@voice/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { revokedKeyError } from '../../auth/key-sessions';
-import type { GatewayClient } from '../../clients/gateway-client';
 import type { GatewayDeps } from '../../deps';
-import { csvLines, jsonLines } from '../../export/call-export';
+import { exportBody } from '../../export/call-export';
 import { callContext } from '../../http/context';
 import { operationId } from '../../http/openapi-operation';
 import { principalOf, requireScope } from '../../http/route-auth';
 import { BEARER, errorResponses } from '../../http/schemas';
-import { type RecordingLinks, withRecordingUrl } from '../../recordings/links';
-
-const CHUNK = 500;
-type Filters = Omit<z.output<typeof ExportCallsQuery>, 'format'>;
-
-/**
- * Every matching call, chunk by chunk over the bus. The first chunk is fetched before anything is
- * sent, so a failing service still gets a proper error response rather than a truncated 200.
- */
-async function firstAndRest(
-  client: GatewayClient,
-  filters: Filters,
-  ctx: CallContext,
-): Promise<AsyncIterable<Call>> {
-  const first = await client.call(CALL.exportChunk, { ...filters, after: null, limit: CHUNK }, ctx);
-  return (async function* () {
-    yield* first.items;
-    let next = first.next;
-    while (next) {
-      const chunk = await client.call(CALL.exportChunk, { ...filters, after: next, limit: CHUNK }, ctx);
-      yield* chunk.items;
-      next = chunk.next;
-    }
-  })();
-}
-
-async function* signed(calls: AsyncIterable<Call>, links: RecordingLinks): AsyncGenerator<Call> {
-  for await (const call of calls) yield withRecordingUrl(call, links);
-}
 
 export const callExportRoutes: FastifyPluginAsyncZod<GatewayDeps> = async (
   app,
@@ -84,9 +54,8 @@ export const callExportRoutes: FastifyPluginAsyncZod<GatewayDeps> = async (
       reply.raw.once('close', () => session.close());
       // The client left while its key was being read: 'close' has already fired.
       if (reply.raw.closed) session.close();
-      const calls = signed(await firstAndRest(client, filters, callContext(request)), recordings);
+      const body = await exportBody(client, { ...filters, format }, callContext(request), recordings);
       if (session.revoked) throw revokedKeyError();
-      const lines = format === 'csv' ? csvLines(calls) : jsonLines(calls);
       const stamp = new Date().toISOString().slice(0, 10);
       reply
         .header(
@@ -96,8 +65,9 @@ export const callExportRoutes: FastifyPluginAsyncZod<GatewayDeps> = async (
         .header('content-disposition', `attachment; filename="calls-${stamp}.${format}"`)
         .header('cache-control', 'no-store');
       streaming = true;
-      // A stream is sent as is; the typed schema only documents the body for OpenAPI.
-      return reply.send(Readable.from(lines) as unknown as string);
+      // A stream is sent as is; the typed schema only documents the body for OpenAPI. One chunk
+      // waits in the stream while another is on its way to the socket: memory stays a few chunks.
+      return reply.send(Readable.from(body, { highWaterMark: 1 }) as unknown as string);
     },
   );
 };

@@ -1,49 +1,99 @@
-import type { Call, CallFilters, ExportCursor, Sql } from '@voice/shared';
-import { callRepository } from '../db/call-repository';
+import {
+  Call,
+  type CallFilters,
+  CSV_HEADER_LINE,
+  csvLine,
+  EXPORT_CHUNK_BYTES,
+  type ExportChunk,
+  type ExportCursor,
+  type ExportFormat,
+  jsonLine,
+  type Sql,
+} from '@voice/shared';
 import { toCall } from '../db/call-rows';
+import { type ExportLine, exportLines, exportRecords } from '../db/export-rows';
+import { ChunkWriter } from './chunk-writer';
 
-/** Well under NATS's default 1 MiB message limit, with room for the envelope. */
-const EXPORT_CHUNK_BYTES = 256 * 1024;
-/** Rows read first for an export chunk, before their sizes tell how many more fit. */
-const EXPORT_FIRST_BATCH = 32;
-
-function chunkOf(items: Call[], more: boolean) {
-  const last = items.at(-1);
-  return { items, next: more && last ? { created_at: last.created_at, id: last.id } : null };
+export interface ExportChunkRequest extends CallFilters {
+  format: ExportFormat;
+  after: ExportCursor | null;
+  limit: number;
 }
 
-/** Call history export, one stateless keyset-paged chunk per bus request. */
+/**
+ * A chunk's calls are read in this many queries, each asked for while the calls before it are
+ * copied: the database writes the next lines while this process sends these.
+ */
+const READS_PER_CHUNK = 4;
+const MIN_READ = 8;
+
+const cursorOf = (line: ExportLine): ExportCursor => ({ created_at: line.sortAt, id: line.id });
+
+/** Call history export, one stateless keyset chunk of lines per bus request. */
 export class CallExport {
   constructor(private readonly sql: Sql) {}
 
   /**
-   * One export chunk; `next` is null once the last row was sent. Bounded by size as well as rows,
-   * so a chunk always fits in one bus message whatever the transcripts weigh. Rows are read in
-   * batches sized from the rows seen so far, so a chunk of heavy calls does not read (and drop)
-   * hundreds of rows it cannot send: that over-read was most of the export's memory and time.
+   * Up to `limit` calls after `after`, as lines of the format, stopping before EXPORT_CHUNK_BYTES
+   * (a chunk always holds one call at least); `next` is null once the last call was sent. A JSON
+   * line is the record GET /v1/calls/{id} answers, byte for byte (but for its link).
    */
-  async chunk(accountId: string, request: { after: ExportCursor | null; limit: number } & CallFilters) {
-    const { after, limit, ...filters } = request;
-    const items: Call[] = [];
-    let bytes = 0;
-    let cursor = after;
-    for (let batch = Math.min(limit, EXPORT_FIRST_BATCH); ; ) {
-      const rows = await callRepository.after(this.sql, accountId, filters, cursor, batch);
-      for (const row of rows) {
-        const call = toCall(row);
-        const size = JSON.stringify(call).length;
-        if (items.length > 0 && bytes + size > EXPORT_CHUNK_BYTES) return chunkOf(items, true);
-        bytes += size;
-        items.push(call);
-        if (items.length === limit) return chunkOf(items, true);
+  async chunk(accountId: string, request: ExportChunkRequest): Promise<ExportChunk> {
+    const { after, limit, format, ...filters } = request;
+    // One row more than asked: whether it exists tells whether more calls follow.
+    const read = (from: ExportCursor | null, count: number) =>
+      exportLines(this.sql, accountId, { ...filters, format, after: from, limit: count + 1 });
+    const out = new ChunkWriter(EXPORT_CHUNK_BYTES);
+    if (format === 'csv' && after === null) out.write(CSV_HEADER_LINE);
+    const batch = Math.max(MIN_READ, Math.ceil(limit / READS_PER_CHUNK));
+    let asked = Math.min(batch, limit);
+    let reading: Promise<ExportLine[]> | undefined = read(after, asked);
+    let sent = 0;
+    let last: ExportLine | undefined;
+    let more = false;
+    while (reading) {
+      const rows: ExportLine[] = await reading;
+      const count = Math.min(rows.length, asked);
+      more = rows.length > count;
+      const left = limit - sent - count;
+      asked = Math.min(batch, left);
+      reading = more && left > 0 ? read(cursorOf(rows[count - 1]!), asked) : undefined;
+      const lines = rows.slice(0, count);
+      const written = await this.writtenHere(accountId, lines, format);
+      for (const line of lines) {
+        const start = out.length;
+        const [before, rest] = written.get(line.id) ?? [line.before!, line.after!];
+        out.write(before);
+        if (line.link) out.link(line.id);
+        out.write(rest);
+        if (sent > 0 && out.length > EXPORT_CHUNK_BYTES) {
+          // Full: this call starts the next chunk; the calls being read meanwhile are not needed.
+          out.truncate(start);
+          more = true;
+          reading?.catch(() => {});
+          reading = undefined;
+          break;
+        }
+        sent++;
+        last = line;
       }
-      if (rows.length < batch) return chunkOf(items, false);
-      const last = items.at(-1)!;
-      cursor = { created_at: last.created_at, id: last.id };
-      // As many as should fit in what is left, going by the average so far (one more, so a batch
-      // that fills the chunk also shows whether anything follows).
-      const room = Math.ceil((EXPORT_CHUNK_BYTES - bytes) / (bytes / items.length)) + 1;
-      batch = Math.max(1, Math.min(limit - items.length, room));
     }
+    return { ...out.encode(), rows: sent, next: more && last ? cursorOf(last) : null };
+  }
+
+  /**
+   * The lines of the calls the database left to this service (export-sql.ts, ODD), written from
+   * their records as the API has them, by id.
+   */
+  private async writtenHere(
+    accountId: string,
+    lines: ExportLine[],
+    format: ExportFormat,
+  ): Promise<Map<string, [string, string]>> {
+    const ids = lines.filter((line) => line.before === null).map((line) => line.id);
+    if (ids.length === 0) return new Map();
+    const write = format === 'csv' ? csvLine : jsonLine;
+    const records = await exportRecords(this.sql, accountId, ids);
+    return new Map(records.map((row) => [row.id, write(Call.parse(toCall(row)))]));
   }
 }

@@ -132,7 +132,7 @@ function optOuts(db: Db) {
 }
 
 /** Filters of the list and the export, always within one account. */
-function filtered(db: Db, accountId: string, filters: CallFilters) {
+export function filtered(db: Db, accountId: string, filters: CallFilters) {
   return db`
     account_id = ${accountId}
     ${filters.status ? db`AND status = ${filters.status}` : db``}
@@ -301,20 +301,6 @@ export const callRepository = {
     const page = pageEnd(rows, start, query.page_size, (row) => [row.sort_at, row.id]);
     const extent = await pageExtent(db, db`call.calls WHERE ${where}`, start, page);
     return { rows: page.rows, extent };
-  },
-
-  /** The next `limit` calls after `after` (newest first): a keyset cursor, served by the index. */
-  async after(
-    db: Db,
-    accountId: string,
-    filters: CallFilters,
-    after: { created_at: string; id: string } | null,
-    limit: number,
-  ) {
-    return db<CallRow[]>`
-      SELECT * FROM call.calls WHERE ${filtered(db, accountId, filters)}
-      ${after ? db`AND (created_at, id) < (${after.created_at}::timestamptz, ${after.id}::uuid)` : db``}
-      ORDER BY created_at DESC, id DESC LIMIT ${limit}`;
   },
 
   /**
