@@ -7,6 +7,7 @@ export * from './account';
 export * from './agent';
 export * from './call';
 export * from './call-export';
+export * from './calling-window';
 export * from './campaign';
 export * from './common';
 export * from './discovery';
