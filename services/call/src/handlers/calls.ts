@@ -1,6 +1,7 @@
 import {
   CALL,
   DO_NOT_CALL,
+  encodeExportChunk,
   requireAccount,
   type ServiceDeps,
   type Subscription,
@@ -35,7 +36,7 @@ export function serveCalls(
     serveRpc(
       deps.bus,
       CALL.exportChunk,
-      (request, ctx) => exports.chunk(requireAccount(ctx), request),
+      async (request, ctx) => encodeExportChunk(await exports.chunk(requireAccount(ctx), request)),
       options,
     ),
     serveRpc(deps.bus, CALL.recordingInfo, ({ call_id }) => recordings.info(call_id), options),
