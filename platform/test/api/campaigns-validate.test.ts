@@ -143,6 +143,29 @@ describe.each(infraModes())('POST /v1/campaigns/validate (%s)', (mode) => {
     expect(new Date(completion).toISOString().slice(11, 16)).toMatch(/^(09|10|08):00$/);
   });
 
+  it('takes the average call length from the agent’s ended calls', async () => {
+    const agent = await createAgent(t.url, acme.key, 'Sam');
+    const placed = await http.send<Call>('POST', '/v1/call', {
+      agent_id: agent,
+      source_number: FROM,
+      phone_number: '+14155550199',
+    });
+    expect(placed.status, placed.text).toBe(201);
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const call = await http.send<Call>('GET', `/v1/calls/${placed.body.data.id}`);
+      if (call.body.data.ended_at) break;
+      if (Date.now() > deadline) throw new Error(`the call never ended: ${call.text}`);
+      await new Promise((r) => setTimeout(r, 40));
+    }
+    const contacts = Array.from({ length: 30 }, (_, i) => ({ phone: `+1415555${String(1000 + i)}` }));
+    const { eta } = await validate({ agent_id: agent, contacts, max_concurrent_calls: 3 });
+    expect(eta).toMatchObject({ avg_call_source: 'agent_history', agent_calls_sampled: 1 });
+    // At this test's carrier pace a call lasts well under a second: counted as at least one.
+    expect(eta.avg_call_seconds).toBeGreaterThanOrEqual(1);
+    expect(eta.eta_seconds).toBe(Math.ceil((30 * eta.avg_call_seconds) / 3));
+  });
+
   it('creates nothing: no campaign, no call', async () => {
     const campaigns = async () => (await http.send<PageOf<unknown>>('GET', '/v1/campaigns')).body.data.total;
     const calls = async () => (await http.send<PageOf<Call>>('GET', '/v1/calls')).body.data.total;

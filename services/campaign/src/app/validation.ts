@@ -1,5 +1,7 @@
 import {
   AGENT,
+  type AgentCallStats,
+  AppError,
   type Bus,
   CALL,
   type CallContext,
@@ -11,6 +13,8 @@ import {
   DO_NOT_CALL_CHUNK,
   requireAccount,
   VALIDATION_SOURCE_PREFIX,
+  type ValidationEta,
+  type ValidationZone,
   validationSource,
 } from '@voice/shared';
 import { numberZones } from '../domain/number-zones';
@@ -39,7 +43,7 @@ export class CampaignValidator {
 
   async validate(
     ctx: CallContext,
-    request: { settings: CampaignSettings; source: string },
+    request: { settings: CampaignSettings; source: string; total: number },
   ): Promise<CampaignValidation> {
     requireAccount(ctx);
     const { bus } = this.options;
@@ -49,6 +53,9 @@ export class CampaignValidator {
       callRpc(bus, CALL.agentCallStats, { agent_id: settings.agent_id }, ctx),
       this.fetchContacts(ctx, request.source),
     ]);
+    if (contacts.length !== request.total) {
+      throw new AppError('BAD_REQUEST', `Expected ${request.total} contacts, received ${contacts.length}`);
+    }
     const table = numberZoneTable();
     const window = settings.calling_window;
     const screened = screenContacts(contacts, settings.phone_column, window, (n) => numberZones(table, n));
@@ -57,30 +64,42 @@ export class CampaignValidator {
       screened.candidates.map((c) => c.number),
     );
     const found = findings(screened, listed);
-    const starts = settings.start_at ? new Date(settings.start_at) : (this.options.now?.() ?? new Date());
-    const avg = stats.mean_seconds !== null && stats.calls > 0 ? stats.mean_seconds : DEFAULT_CALL_SECONDS;
-    const eta = etaSeconds({
-      groups: found.zones.map((zone) => ({ zones: zone.zones, contacts: zone.contacts })),
-      window,
-      cap: settings.max_concurrent_calls,
-      avgCallSeconds: Math.max(avg, 1),
-      start: starts,
-    });
     return {
       counts: found.counts,
       problems: found.problems,
       time_zones: found.zones,
-      eta: {
-        eta_seconds: eta,
-        estimated_completion_at: eta === null ? null : new Date(starts.getTime() + eta * 1000).toISOString(),
-        starts_at: starts.toISOString(),
-        max_concurrent_calls: settings.max_concurrent_calls,
-        avg_call_seconds: Math.round(Math.max(avg, 1) * 10) / 10,
-        avg_call_source: stats.calls > 0 && stats.mean_seconds !== null ? 'agent_history' : 'default',
-        agent_calls_sampled: stats.calls,
-        retries_counted: false,
-        calling_window: window !== undefined,
-      },
+      eta: this.estimate(settings, found.zones, stats),
+    };
+  }
+
+  /** The ETA and what it assumed (see validation-eta.ts for the model). */
+  private estimate(
+    settings: CampaignSettings,
+    zones: readonly ValidationZone[],
+    stats: AgentCallStats,
+  ): ValidationEta {
+    const starts = settings.start_at ? new Date(settings.start_at) : (this.options.now?.() ?? new Date());
+    const history = stats.mean_seconds !== null && stats.calls > 0;
+    // At least a second, to a tenth: the figure reported is the one the estimate used.
+    const avg = Math.round(Math.max(history ? (stats.mean_seconds ?? 0) : DEFAULT_CALL_SECONDS, 1) * 10) / 10;
+    const window = settings.calling_window;
+    const eta = etaSeconds({
+      groups: zones.map((zone) => ({ zones: zone.zones, contacts: zone.contacts })),
+      window,
+      cap: settings.max_concurrent_calls,
+      avgCallSeconds: avg,
+      start: starts,
+    });
+    return {
+      eta_seconds: eta,
+      estimated_completion_at: eta === null ? null : new Date(starts.getTime() + eta * 1000).toISOString(),
+      starts_at: starts.toISOString(),
+      max_concurrent_calls: settings.max_concurrent_calls,
+      avg_call_seconds: avg,
+      avg_call_source: history ? 'agent_history' : 'default',
+      agent_calls_sampled: stats.calls,
+      retries_counted: false,
+      calling_window: window !== undefined,
     };
   }
 

@@ -110,9 +110,8 @@ function recipientZonesMemo(
 export interface Findings {
   counts: ValidationCounts;
   problems: ValidationProblemRows;
+  /** The contacts that would be dialed per zone set (also the ETA's input). */
   zones: ValidationZone[];
-  /** The contacts that would be dialed, grouped by zone set (the ETA's input). */
-  dialed: Candidate[];
 }
 
 /** The counts, sample rows and zones, once the listed numbers are known. */
@@ -142,7 +141,6 @@ export function findings(screened: Screened, listed: ReadonlySet<string>): Findi
       do_not_call: doNotCall.rows,
     },
     zones: zoneCounts(dialed),
-    dialed,
   };
 }
 
