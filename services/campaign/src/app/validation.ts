@@ -29,8 +29,6 @@ const FETCH_TIMEOUT_MS = 30_000;
 
 export interface ValidationOptions {
   bus: Bus;
-  /** The time "now" is for the ETA (tests pass a fixed one). */
-  now?: () => Date;
 }
 
 /**
@@ -78,7 +76,7 @@ export class CampaignValidator {
     zones: readonly ValidationZone[],
     stats: AgentCallStats,
   ): ValidationEta {
-    const starts = settings.start_at ? new Date(settings.start_at) : (this.options.now?.() ?? new Date());
+    const starts = settings.start_at ? new Date(settings.start_at) : new Date();
     const history = stats.mean_seconds !== null && stats.calls > 0;
     // At least a second, to a tenth: the figure reported is the one the estimate used.
     const avg = Math.round(Math.max(history ? (stats.mean_seconds ?? 0) : DEFAULT_CALL_SECONDS, 1) * 10) / 10;
