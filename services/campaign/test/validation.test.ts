@@ -63,6 +63,23 @@ describe('screenContacts and findings', () => {
     expect(zones.UTC).toMatchObject({ contacts: 1, sources: { fallback: 1 } });
   });
 
+  it('lists a number whose prefix spans zones under its zones joined by ","', () => {
+    const spanning = zonesOf('+17005550100');
+    expect(spanning.length).toBeGreaterThan(1);
+    const found = findings(
+      screenContacts([{ phone: '+17005550100' }], 'phone', undefined, zonesOf),
+      new Set(),
+    );
+    expect(found.zones).toEqual([
+      {
+        zone: spanning.join(','),
+        zones: [...spanning],
+        contacts: 1,
+        sources: { contact: 0, number: 1, campaign: 0, fallback: 0 },
+      },
+    ]);
+  });
+
   it('puts everyone in the campaign\u2019s zone when its window names one', () => {
     const window = CallingWindow.parse({ start: '09:00', end: '17:00', timezone: 'Asia/Tokyo' });
     const found = findings(screenContacts(contacts, 'phone', window, zonesOf), new Set());
@@ -144,6 +161,13 @@ describe('etaSeconds', () => {
     expect(etaSeconds({ ...base, window, groups: [{ zones: ['UTC'], contacts: 1 }] })).toBe(
       2 * 86_400 + 9 * 3600 + 60,
     );
+  });
+
+  it('reads a zone set whose windows never overlap in the fallback zone, as dialing does', () => {
+    // 09:00-10:00 in Kiritimati (UTC+14) is 19:00-20:00 UTC; in Pago Pago (UTC-11), 20:00-21:00.
+    const window = CallingWindow.parse({ start: '09:00', end: '10:00', fallback_timezone: 'UTC' });
+    const zones = ['Pacific/Kiritimati', 'Pacific/Pago_Pago'];
+    expect(etaSeconds({ ...base, window, groups: [{ zones, contacts: 1 }] })).toBe(9 * 3600 + 60);
   });
 
   it('answers null past its horizon', () => {
