@@ -277,7 +277,7 @@ export const typeDefs = /* GraphQL */ `
   "The valid contacts of one time zone, or of a zone set joined by ','."
   type ValidationZone { zone: String! zones: [String!]! contacts: Int! sources: ValidationZoneSources! }
   type ValidationEta {
-    etaSeconds: Int estimatedCompletionAt: DateTime startsAt: DateTime! maxConcurrentCalls: Int!
+    etaSeconds: Int estimatedCompletionAt: DateTime startsAt: DateTime! maxConcurrentCalls: Int! accountMaxConcurrentCalls: Int!
     avgCallSeconds: Float! avgCallSource: CallLengthSource! agentCallsSampled: Int! retriesCounted: Boolean! callingWindow: Boolean!
   }
   "A dry run of a create: nothing was created."

@@ -2,9 +2,9 @@ import type { Call, CampaignValidation, PageOf } from '@voice/shared';
 import { infraModes } from '@voice/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVoiceClient } from '../../../client/src/index';
-import type { TestAccount } from '../support/accounts';
+import { createKey, type TestAccount } from '../support/accounts';
 import { startTestPlatform, type TestPlatform } from '../support/harness';
-import { api } from '../support/http';
+import { api, type Envelope } from '../support/http';
 import { campaignApi, createAgent, FROM, pollingAccount } from './campaigns-support';
 
 const LISTED = '+14155550101';
@@ -121,6 +121,7 @@ describe.each(infraModes())('POST /v1/campaigns/validate (%s)', (mode) => {
       estimated_completion_at: new Date(Date.parse(start_at) + 120 * 60_000).toISOString(),
       starts_at: start_at,
       max_concurrent_calls: 1,
+      account_max_concurrent_calls: 200,
       avg_call_seconds: 60,
       avg_call_source: 'default',
       agent_calls_sampled: 0,
@@ -164,6 +165,29 @@ describe.each(infraModes())('POST /v1/campaigns/validate (%s)', (mode) => {
     // At this test's carrier pace a call lasts well under a second: counted as at least one.
     expect(eta.avg_call_seconds).toBeGreaterThanOrEqual(1);
     expect(eta.eta_seconds).toBe(Math.ceil((30 * eta.avg_call_seconds) / 3));
+  });
+
+  it('runs the estimate at the account\u2019s limit when it is below the campaign\u2019s cap', async () => {
+    const account = await api<Envelope<{ id: string }>>(t.url, 'POST', '/admin/accounts', {
+      key: t.adminToken,
+      body: { name: 'Small', plan: 'enterprise', rate_limit_per_minute: 1_000_000, max_concurrent_calls: 2 },
+    });
+    expect(account.status, account.text).toBe(201);
+    const key = await createKey(t, account.body.data.id);
+    const small = campaignApi(t.url, key);
+    const agent = await createAgent(t.url, key);
+    const contacts = Array.from({ length: 20 }, (_, i) => ({ phone: `+1415555${String(2000 + i)}` }));
+    const res = await small.send<CampaignValidation>(
+      'POST',
+      '/v1/campaigns/validate',
+      body({ agent_id: agent, contacts, max_concurrent_calls: 10 }),
+    );
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data.eta).toMatchObject({
+      max_concurrent_calls: 2,
+      account_max_concurrent_calls: 2,
+      eta_seconds: 10 * 60,
+    });
   });
 
   it('creates nothing: no campaign, no call', async () => {

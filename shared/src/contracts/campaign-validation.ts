@@ -92,7 +92,18 @@ export const ValidationEta = z
       ),
     estimated_completion_at: DateTime.nullable().describe('starts_at + eta_seconds'),
     starts_at: DateTime.describe('When calling would begin: start_at, or now'),
-    max_concurrent_calls: z.number().int().describe('The cap the estimate runs at'),
+    max_concurrent_calls: z
+      .number()
+      .int()
+      .describe(
+        'The cap the estimate runs at: the campaign\u2019s max_concurrent_calls, or the account\u2019s limit on calls at once when that is lower',
+      ),
+    account_max_concurrent_calls: z
+      .number()
+      .int()
+      .describe(
+        'The account\u2019s limit on calls dialed at once (shared with its other calls and campaigns)',
+      ),
     avg_call_seconds: z.number().describe('The length assumed for each call, ringing included'),
     avg_call_source: z
       .enum(CALL_LENGTH_SOURCES)

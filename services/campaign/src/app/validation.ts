@@ -46,9 +46,10 @@ export class CampaignValidator {
     requireAccount(ctx);
     const { bus } = this.options;
     const { settings } = request;
-    const [, stats, contacts] = await Promise.all([
+    const [, stats, load, contacts] = await Promise.all([
       callRpc(bus, AGENT.get, { agent_id: settings.agent_id }, ctx),
       callRpc(bus, CALL.agentCallStats, { agent_id: settings.agent_id }, ctx),
+      callRpc(bus, CALL.accountLoad, {}, ctx),
       this.fetchContacts(ctx, request.source),
     ]);
     if (contacts.length !== request.total) {
@@ -66,7 +67,7 @@ export class CampaignValidator {
       counts: found.counts,
       problems: found.problems,
       time_zones: found.zones,
-      eta: this.estimate(settings, found.zones, stats),
+      eta: this.estimate(settings, found.zones, stats, load.max_concurrent_calls),
     };
   }
 
@@ -75,16 +76,19 @@ export class CampaignValidator {
     settings: CampaignSettings,
     zones: readonly ValidationZone[],
     stats: AgentCallStats,
+    accountCap: number,
   ): ValidationEta {
     const starts = settings.start_at ? new Date(settings.start_at) : new Date();
     const history = stats.mean_seconds !== null && stats.calls > 0;
     // At least a second, to a tenth: the figure reported is the one the estimate used.
     const avg = Math.round(Math.max(history ? (stats.mean_seconds ?? 0) : DEFAULT_CALL_SECONDS, 1) * 10) / 10;
     const window = settings.calling_window;
+    // The account's limit bounds every campaign of it (its other calls are not counted).
+    const cap = Math.max(1, Math.min(settings.max_concurrent_calls, accountCap));
     const eta = etaSeconds({
       groups: zones.map((zone) => ({ zones: zone.zones, contacts: zone.contacts })),
       window,
-      cap: settings.max_concurrent_calls,
+      cap,
       avgCallSeconds: avg,
       start: starts,
     });
@@ -92,7 +96,8 @@ export class CampaignValidator {
       eta_seconds: eta,
       estimated_completion_at: eta === null ? null : new Date(starts.getTime() + eta * 1000).toISOString(),
       starts_at: starts.toISOString(),
-      max_concurrent_calls: settings.max_concurrent_calls,
+      max_concurrent_calls: cap,
+      account_max_concurrent_calls: accountCap,
       avg_call_seconds: avg,
       avg_call_source: history ? 'agent_history' : 'default',
       agent_calls_sampled: stats.calls,
