@@ -128,9 +128,10 @@ export const CAMPAIGN_OPERATIONS = {
         `of its last ${CALL_STATS_SAMPLE} ended calls, dial to end; ${DEFAULT_CALL_SECONDS} s when it has none), ` +
         'so cap / average contacts a second; with a calling_window, only while a contact’s window is open, ' +
         'time stepped from one window edge to the next with the open zones sharing the cap in proportion to what ' +
-        'each has left. It starts at start_at or now; retries are not counted (each contact one call); the ' +
-        'account’s own concurrent-call limit is not applied. eta_seconds and estimated_completion_at are null ' +
-        'beyond five years. Scope campaigns:write, as create: a dry run is the first step of a create.',
+        'each has left; the cap is max_concurrent_calls, or the account’s own limit on calls at once when lower ' +
+        '(its other calls not counted). It starts at start_at or now; retries are not counted (each contact one ' +
+        'call). eta_seconds and estimated_completion_at are null beyond five years. Scope campaigns:write, as ' +
+        'create: a dry run is the first step of a create.',
       body: CreateCampaignBody,
       bodyExample: REQUEST_EXAMPLES.createCampaign,
       status: 200,
