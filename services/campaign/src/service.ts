@@ -9,6 +9,7 @@ import { consumeCampaignCallEnded } from './app/call-ended-consumer';
 import { CampaignsApp } from './app/campaigns';
 import { Dispatcher } from './app/dispatcher';
 import { campaignMetrics } from './app/metrics';
+import { CampaignValidator } from './app/validation';
 import { serveCampaigns } from './handlers/campaigns';
 
 export interface CampaignServiceOptions {
@@ -36,7 +37,7 @@ export function createCampaignService(
     name: 'campaign',
     subscriptions: [
       serveHealth(deps, 'campaign'),
-      ...serveCampaigns(deps, campaigns),
+      ...serveCampaigns(deps, campaigns, new CampaignValidator({ bus: deps.bus })),
       consumeCampaignCallEnded({
         bus: deps.bus,
         sql: deps.sql,

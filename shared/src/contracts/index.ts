@@ -9,6 +9,7 @@ export * from './call';
 export * from './call-export';
 export * from './calling-window';
 export * from './campaign';
+export * from './campaign-validation';
 export * from './common';
 export * from './discovery';
 export * from './do-not-call';

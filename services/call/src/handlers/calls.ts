@@ -60,6 +60,18 @@ export function serveCalls(
       ({ number }, ctx) => doNotCall.remove(requireAccount(ctx), number),
       options,
     ),
+    serveRpc(
+      deps.bus,
+      DO_NOT_CALL.checkMany,
+      ({ numbers }, ctx) => doNotCall.checkMany(requireAccount(ctx), numbers),
+      options,
+    ),
+    serveRpc(
+      deps.bus,
+      CALL.agentCallStats,
+      ({ agent_id }, ctx) => calls.agentCallStats(requireAccount(ctx), agent_id),
+      options,
+    ),
     // Internal and unscoped, like the recording subjects: only the gateway's admin routes send it.
     serveRpc(deps.bus, CALL.setAccountLimit, (request) => limits.set(request), options),
     serveRpc(deps.bus, CALL.accountLoad, (_request, ctx) => limits.load(requireAccount(ctx)), options),
