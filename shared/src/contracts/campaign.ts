@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CallingWindow } from './calling-window';
 import { DateTime, E164, JsonObject, PageQuery, Uuid } from './common';
 import { nameText } from './text';
 
@@ -80,6 +81,9 @@ export const Campaign = z
     phone_column: z.string().describe('The key of each contact that holds the number to dial'),
     max_concurrent_calls: z.number().int().describe('Most of its calls that are not final at any moment'),
     retry_config: RetryConfig.nullable().describe('Its retry rules; null when contacts are dialed once'),
+    calling_window: CallingWindow.nullable().describe(
+      'When its contacts may be called, in local time; null when at any time',
+    ),
     status: CampaignStatus.describe(
       'preparing (a large list still being checked for duplicates; then scheduled or running on its own), scheduled, running, paused, completed or cancelled',
     ),
@@ -128,6 +132,9 @@ export const CampaignSettings = z.object({
     .default(1)
     .describe('Most calls of this campaign that are not final at any moment'),
   retry_config: RetryConfig.optional().describe('Retry rules; without them each contact is dialed once'),
+  calling_window: CallingWindow.optional().describe(
+    'When contacts may be called, in each recipient\u2019s local time (or one zone): a contact outside its window waits and is dialed when it opens, a retry too. Without it contacts are called at any time',
+  ),
   start_at: DateTime.optional().describe('Start later: the campaign is scheduled until then'),
 });
 export type CampaignSettings = z.infer<typeof CampaignSettings>;
