@@ -192,7 +192,9 @@ export const CampaignContact = z
       .string()
       .nullable()
       .describe('Why the contact failed without a call outcome (e.g. its agent was deleted)'),
-    next_attempt_at: DateTime.nullable().describe('When a retry is due (pending contacts only)'),
+    next_attempt_at: DateTime.nullable().describe(
+      'When a pending contact is due again: its retry, or the next opening of its calling window',
+    ),
     updated_at: DateTime.describe('When it last changed'),
   })
   .meta({ id: 'CampaignContact', description: 'One contact of a campaign and how calling it went' });
