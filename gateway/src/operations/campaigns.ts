@@ -27,6 +27,8 @@ const STATES =
   'Statuses: scheduled -> running (at start_at) or cancelled; running <-> paused; running|paused -> cancelled; ' +
   'running -> completed once every contact is final. Any other move is a 409 whose detail names the current status.';
 
+const CANCEL_TIMEOUT_MS = 30_000;
+
 /** A move of a campaign from one status to another, as its REST and GraphQL surfaces say. */
 function transition<K extends 'pause' | 'resume' | 'cancel'>(
   kind: K,
@@ -52,6 +54,8 @@ function transition<K extends 'pause' | 'resume' | 'cancel'>(
     input: ByCampaign,
     contract,
     toRequest: campaignOf,
+    // A cancel marks every pending contact in one statement: up to 100,000 rows.
+    ...(kind === 'cancel' ? { timeoutMs: CANCEL_TIMEOUT_MS } : {}),
   });
 }
 

@@ -122,17 +122,23 @@ export function rpcOperation<
   idempotent?: boolean;
   graphqlArgs?: Operation['graphqlArgs'];
   graphqlResult?: (answer: z.output<C['reply']>) => unknown;
+  /** The bus deadline, for work that grows with a campaign's size; default: BUS_REQUEST_TIMEOUT_MS. */
+  timeoutMs?: number;
 }): Unnamed<Operation<I, z.output<C['reply']>>> & { graphql: G } {
-  const { contract, toRequest, transform, ...rest } = spec;
+  const { contract, toRequest, transform, timeoutMs, ...rest } = spec;
+  const options = timeoutMs === undefined ? {} : { timeoutMs };
   return {
     ...rest,
     reply: contract.reply,
     run: async (deps, input, context) => {
-      const data = await deps.client.call(contract, toRequest(input), context);
+      const data = await deps.client.call(contract, toRequest(input), context, options);
       return transform ? transform(data, deps) : data;
     },
     ...(transform === undefined
-      ? { runJson: (deps, input, context) => deps.client.callJson(contract, toRequest(input), context) }
+      ? {
+          runJson: (deps, input, context) =>
+            deps.client.callJson(contract, toRequest(input), context, options),
+        }
       : {}),
   };
 }
