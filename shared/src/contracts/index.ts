@@ -22,3 +22,4 @@ export * from './telephony';
 export * from './telephony-calls';
 export * from './text';
 export * from './webhook';
+export * from './webhook-endpoints';

@@ -27,11 +27,18 @@ export interface NewDelivery {
 export interface ClaimedDelivery {
   id: string;
   account_id: string;
-  agent_id: string;
+  /** The agent whose webhook it goes to; null for an account endpoint's delivery. */
+  agent_id: string | null;
+  endpoint_id: string | null;
   event_id: string;
   event: string;
   url: string;
-  secret: string | null;
+  /**
+   * The secrets that sign it, newest first: an agent's delivery keeps the one it was stored with
+   * (none: unsigned); an endpoint's are read at each attempt, so a rotation applies to retries too,
+   * and the secret it replaced is among them while its overlap lasts.
+   */
+  secrets: string[];
   /** The exact body, as stored (jsonb text form re-serialised once, then sent byte-identical). */
   body: string;
   attempt_count: number;
@@ -86,7 +93,12 @@ export const deliveryRepository = {
           order by next_attempt_at
           limit ${limit}
           for update skip locked)
-      returning id, account_id, agent_id, event_id, event, url, secret, payload::text as body, attempt_count`;
+      returning id, account_id, agent_id, endpoint_id, event_id, event, url, payload::text as body, attempt_count,
+        case when endpoint_id is null then array_remove(array[secret], null)
+             else coalesce((select array_remove(array[e.secret,
+                                     case when e.previous_secret_expires_at > now() then e.previous_secret end], null)
+                              from webhook.endpoints e where e.id = endpoint_id), '{}')
+        end as secrets`;
     return [...rows];
   },
 
@@ -142,7 +154,7 @@ export const deliveryRepository = {
               with done as (${done})
               insert into webhook.failing_endpoints as f
                 (account_id, agent_id, failed_deliveries, failing_since, last_failed_at)
-              select account_id, agent_id, 1, created_at, now() from done
+              select account_id, agent_id, 1, created_at, now() from done where agent_id is not null
               on conflict (account_id, agent_id) do update
                 set failed_deliveries = f.failed_deliveries + 1, last_failed_at = now(),
                     failing_since = least(f.failing_since, excluded.failing_since)
@@ -185,7 +197,7 @@ const LOG_COLUMNS = (db: Db) => db`
   d.redelivery_of, d.test, d.created_at, d.completed_at`;
 
 /** Each delivery `d`'s attempts in order, as one JSON array. */
-const ATTEMPTS = (db: Db) => db`
+export const ATTEMPTS = (db: Db) => db`
   coalesce((
     SELECT json_agg(json_build_object(
              'attempt', a.attempt, 'started_at', a.started_at, 'duration_ms', a.duration_ms,
