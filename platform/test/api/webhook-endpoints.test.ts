@@ -11,6 +11,7 @@ import {
 } from '@voice/shared';
 import { infraModes } from '@voice/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createVoiceClient } from '../../../client/src/index';
 import { createKey } from '../support/accounts';
 import { placeCallAndWait } from '../support/calls';
 import {
@@ -351,7 +352,7 @@ describe.each(infraModes())('account webhook endpoints (%s)', (mode) => {
     expect(missing.status).toBe(404);
   });
 
-  it('serves the endpoints over GraphQL', async () => {
+  it('serves the endpoints over GraphQL and tRPC', async () => {
     const gql = async (query: string, variables: Record<string, unknown> = {}) =>
       (await api.send<never>('POST', '/graphql', { query, variables })).body as unknown as {
         data?: Record<string, Record<string, unknown>>;
@@ -366,5 +367,15 @@ describe.each(infraModes())('account webhook endpoints (%s)', (mode) => {
     expect(created.data?.createWebhookEndpoint).toMatchObject({ events: ['CAMPAIGN_PAUSED'] });
     const read = await gql('query ($id: ID!) { webhookEndpoint(id: $id) { id enabled url } }', { id });
     expect(read.data?.webhookEndpoint).toEqual({ id, enabled: true, url: `${receiver.url}/ok/gql` });
+
+    const client = createVoiceClient({ url: suite.t.url, apiKey: suite.acme.key });
+    expect(await client.webhookEndpoints.get.query({ id })).toMatchObject({
+      id,
+      events: ['CAMPAIGN_PAUSED'],
+    });
+    const rotated = await client.webhookEndpoints.rotateSecret.mutate({ id });
+    expect(rotated.secret).toMatch(/^whsec_/);
+    expect(rotated.previous_secret_expires_at).not.toBeNull();
+    expect(await client.webhookEndpoints.delete.mutate({ id })).toEqual({ deleted: true });
   });
 });
