@@ -122,11 +122,13 @@ export const deliveryRepository = {
     update: DeliveryUpdate,
   ): Promise<EndpointState | undefined> {
     return sql.begin(async (tx) => {
+      // A delivery whose endpoint was deleted during the attempt is gone: nothing to record.
       await tx`
         insert into webhook.delivery_attempts
           (delivery_id, attempt, started_at, duration_ms, status_code, error, succeeded)
-        values (${id}, ${attempt.attempt}, ${attempt.startedAt}, ${attempt.durationMs},
-                ${attempt.statusCode}, ${attempt.error}, ${attempt.succeeded})
+        select ${id}, ${attempt.attempt}, ${attempt.startedAt}, ${attempt.durationMs},
+               ${attempt.statusCode}, ${attempt.error}, ${attempt.succeeded}
+         where exists (select 1 from webhook.deliveries where id = ${id} for key share)
         on conflict (delivery_id, attempt) do nothing`;
       if (update.status === 'pending') {
         await tx`
