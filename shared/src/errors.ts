@@ -16,6 +16,7 @@ export const errorCatalogue = {
   CAMPAIGN_NOT_FOUND: { status: 404, message: 'Campaign not found' },
   PROMPT_VERSION_NOT_FOUND: { status: 404, message: 'Prompt version not found' },
   DELIVERY_NOT_FOUND: { status: 404, message: 'Webhook delivery not found' },
+  WEBHOOK_ENDPOINT_NOT_FOUND: { status: 404, message: 'Webhook endpoint not found' },
   SIP_TRUNK_NOT_FOUND: { status: 404, message: 'SIP trunk not found' },
   DO_NOT_CALL_ENTRY_NOT_FOUND: { status: 404, message: 'This number is not on the do-not-call list' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed on this endpoint' },

@@ -98,6 +98,18 @@ export const typeDefs = /* GraphQL */ `
   enum WebhookEvent {
     "A call reached its final status." CALL_ENDED
   }
+  "An event an account webhook endpoint can receive."
+  enum EndpointEvent {
+    "A call started ringing at the callee." CALL_RINGING
+    "A call was answered." CALL_ANSWERED
+    "A call reached its final status." CALL_ENDED
+    "A campaign started running." CAMPAIGN_STARTED
+    "A campaign was paused." CAMPAIGN_PAUSED
+    "A paused campaign was resumed." CAMPAIGN_RESUMED
+    "A campaign finished its contacts." CAMPAIGN_COMPLETED
+    "A campaign was cancelled." CAMPAIGN_CANCELLED
+    "A campaign contact's retries are spent." CONTACT_EXHAUSTED
+  }
   "Whether an agent type is for any industry or for one."
   enum AgentTypeCategory {
     "For any industry." GENERAL
@@ -323,6 +335,24 @@ export const typeDefs = /* GraphQL */ `
     status: SipTrunkHealthStatus! checkedAt: DateTime latencyMs: Int sipCode: Int detail: String
   }
 
+  "An account webhook endpoint: where the account's events go (the secret is never returned)."
+  type WebhookEndpoint {
+    id: ID! url: String! events: [EndpointEvent!]! description: String enabled: Boolean!
+    secretRotatedAt: DateTime previousSecretExpiresAt: DateTime createdAt: DateTime! updatedAt: DateTime!
+  }
+  "A webhook endpoint with its new signing secret, shown only on create and on rotation."
+  type WebhookEndpointWithSecret {
+    id: ID! url: String! events: [EndpointEvent!]! description: String enabled: Boolean!
+    secretRotatedAt: DateTime previousSecretExpiresAt: DateTime createdAt: DateTime! updatedAt: DateTime!
+    secret: String!
+  }
+  "One delivery of an event to an account webhook endpoint."
+  type EndpointDelivery {
+    id: ID! endpointId: ID! eventId: ID! event: EndpointEvent! url: String!
+    status: DeliveryStatus! attempts: [DeliveryAttempt!]! nextAttemptAt: DateTime redeliveryOf: ID
+    test: Boolean! createdAt: DateTime! completedAt: DateTime
+  }
+
   "A number the account never calls: a call to it is refused, a campaign contact on it skipped."
   type DoNotCallEntry {
     number: String! reason: String source: DoNotCallSource! callId: ID createdAt: DateTime!
@@ -341,6 +371,8 @@ ${page('ContactPage', 'Contact', 'campaign contacts')}
 ${page('SipTrunkPage', 'SipTrunk', 'SIP trunks')}
 ${page('DoNotCallPage', 'DoNotCallEntry', 'do-not-call numbers')}
 ${page('WebhookDeliveryPage', 'WebhookDelivery', 'webhook deliveries')}
+${page('WebhookEndpointPage', 'WebhookEndpoint', 'webhook endpoints')}
+${page('EndpointDeliveryPage', 'EndpointDelivery', 'webhook endpoint deliveries')}
 
   input WebhookConfigInput {
     url: String!
@@ -367,6 +399,10 @@ ${page('WebhookDeliveryPage', 'WebhookDelivery', 'webhook deliveries')}
     name: String uri: String username: String password: String numbers: [String!] isDefault: Boolean
     maxConcurrentCalls: Int callsPerSecond: Float ringTimeoutSeconds: Int codecs: [SipCodec!]
   }
+  "An account webhook endpoint to add."
+  input CreateWebhookEndpointInput { url: String! events: [EndpointEvent!]! description: String }
+  "Changes to a webhook endpoint: omitted fields keep their value."
+  input UpdateWebhookEndpointInput { url: String events: [EndpointEvent!] enabled: Boolean description: String }
   "Numbers to add to the do-not-call list, with one reason and source for all."
   input AddDoNotCallInput { numbers: [String!]! reason: String source: DoNotCallAddSource }
   input MakeCallInput { agentId: ID! sourceNumber: String! phoneNumber: String! metadata: JSON }

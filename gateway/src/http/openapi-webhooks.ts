@@ -1,4 +1,11 @@
-import { CALL_ENDED_EXAMPLE, WEBHOOK_HEADERS } from '@voice/shared';
+import {
+  CALL_ENDED_EXAMPLE,
+  ENDPOINT_EVENT_KINDS,
+  ENDPOINT_EVENT_PAYLOADS,
+  type EndpointEventKind,
+  SECRET_OVERLAP_HOURS,
+  WEBHOOK_HEADERS,
+} from '@voice/shared';
 
 const HEX_MAC = '[0-9a-f]{64}';
 
@@ -75,4 +82,66 @@ export const WEBHOOKS = {
       },
     },
   },
+};
+
+const camel = (kind: string) =>
+  kind.toLowerCase().replace(/(^|_)(\w)/g, (_: string, __: string, c: string) => c.toUpperCase());
+
+/** The request an account webhook endpoint subscribed to `kind` receives (docs/api-guide.md, "Webhook endpoints"). */
+function endpointWebhook(kind: EndpointEventKind) {
+  return {
+    post: {
+      operationId: `endpoint${camel(kind)}`,
+      tags: ['Webhook endpoints'],
+      summary: `${ENDPOINT_EVENT_PAYLOADS[kind].description} (sent to your webhook endpoint)`,
+      description:
+        `Sent to every enabled webhook endpoint of the account whose \`events\` list ${kind}, once per occurrence ` +
+        '(written with the change it reports, in the same transaction, and deduplicated on the way). Deduplicate ' +
+        'retries and redeliveries by `event_id` (X-Service-Event-Id). Always signed: X-Service-Signature is the ' +
+        'hex HMAC-SHA256 of the raw body with the newest secret; for ' +
+        `${SECRET_OVERLAP_HOURS} h after a rotation X-Service-Signature-Timestamped carries one \`v1=\` per valid ` +
+        'secret, newest first (`t=<ts>,v1=<new>,v1=<old>`). Listed by GET /v1/webhook-endpoints/{id}/deliveries.',
+      security: [],
+      parameters: [
+        header(WEBHOOK_HEADERS.event, true, 'The event kind', { type: 'string', const: kind }),
+        header(WEBHOOK_HEADERS.eventId, true, 'The event: the same on every attempt and every redelivery', {
+          type: 'string',
+          format: 'uuid',
+        }),
+        header(
+          WEBHOOK_HEADERS.deliveryId,
+          true,
+          'The delivery: one per delivery, the same across its attempts',
+          {
+            type: 'string',
+            format: 'uuid',
+          },
+        ),
+        header(
+          WEBHOOK_HEADERS.signature,
+          true,
+          'The lowercase hex HMAC-SHA256 of the raw body, keyed with the endpoint\u2019s newest secret',
+          { type: 'string', pattern: `^${HEX_MAC}$` },
+        ),
+        header(
+          WEBHOOK_HEADERS.signatureTimestamped,
+          true,
+          '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, one `v1=` per valid secret, newest ' +
+            `first: two during the ${SECRET_OVERLAP_HOURS} h after a rotation`,
+          { type: 'string', pattern: `^t=\\d+(,v1=${HEX_MAC}){1,2}$` },
+        ),
+      ],
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: { $ref: `#/components/schemas/${camel(kind)}Event` } } },
+      },
+      responses: WEBHOOKS.CALL_ENDED.post.responses,
+    },
+  };
+}
+
+/** Every webhook: the agents' CALL_ENDED, then the account endpoints' events. */
+export const ALL_WEBHOOKS = {
+  ...WEBHOOKS,
+  ...Object.fromEntries(ENDPOINT_EVENT_KINDS.map((kind) => [`ENDPOINT_${kind}`, endpointWebhook(kind)])),
 };

@@ -7,6 +7,7 @@ import { me } from './me';
 import { named } from './operation';
 import { PROMPT_OPERATIONS } from './prompts';
 import { SIP_TRUNK_OPERATIONS } from './sip-trunks';
+import { WEBHOOK_ENDPOINT_OPERATIONS } from './webhook-endpoints';
 import { WEBHOOK_OPERATIONS } from './webhooks';
 
 /**
@@ -33,6 +34,7 @@ export const OPERATIONS = named({
   ...DO_NOT_CALL_OPERATIONS,
   ...CAMPAIGN_OPERATIONS,
   ...WEBHOOK_OPERATIONS,
+  ...WEBHOOK_ENDPOINT_OPERATIONS,
   ...SIP_TRUNK_OPERATIONS,
 });
 

@@ -7,7 +7,7 @@ import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-pro
 import { withTidySchemas } from '../http/openapi-components';
 import { withStandardHeaders } from '../http/openapi-headers';
 import { withBodyExampleKey, withBodyExamples } from '../http/openapi-operation';
-import { WEBHOOKS } from '../http/openapi-webhooks';
+import { ALL_WEBHOOKS } from '../http/openapi-webhooks';
 import { PUBLIC } from '../http/route-auth';
 
 export const OPENAPI_PATH = '/v1/openapi.json';
@@ -32,7 +32,8 @@ A revoked key is refused on every instance as soon as PostgreSQL announces its r
 \`servers\` is the deployment's PUBLIC_BASE_URL when its operator set one, else \`/\` (the server this document came
 from). Every request body has an example that is valid as it is, except for the ids in it, which name nothing:
 put the id of one of your agents in place of \`${EXAMPLE_IDS.agent}\`. What the platform sends to your server
-when a call ends is under \`webhooks\` (CALL_ENDED).`;
+when a call ends is under \`webhooks\` (CALL_ENDED); what it sends to an account's webhook endpoints is there too
+(ENDPOINT_CALL_RINGING, ENDPOINT_CAMPAIGN_COMPLETED, ...).`;
 
 export interface OpenApiOptions {
   /** PUBLIC_BASE_URL, when the operator set it: the document's server. */
@@ -59,7 +60,7 @@ export const openapiPlugin = fp<OpenApiOptions>(
         openapi: '3.1.0',
         info: { title: 'Voice Agent Calling API', version: '1.0.0', description: DESCRIPTION },
         servers: serversFor(options.publicUrl),
-        webhooks: WEBHOOKS,
+        webhooks: ALL_WEBHOOKS,
         components: {
           securitySchemes: {
             bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' },
@@ -100,6 +101,12 @@ export const openapiPlugin = fp<OpenApiOptions>(
             description:
               'CALL_ENDED deliveries to the agent\u2019s webhook_config.url (see `webhooks`): their log, ' +
               'redelivery and test events',
+          },
+          {
+            name: 'Webhook endpoints',
+            description:
+              'Account webhook endpoints: the account\u2019s call and campaign events (see `webhooks`), secret ' +
+              'rotation, their delivery log, redelivery and test events',
           },
           {
             name: 'SIP trunks',

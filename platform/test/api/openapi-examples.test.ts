@@ -25,10 +25,13 @@ function withIds(value: unknown, ids: ReadonlyMap<string, string>): unknown {
 
 /**
  * Path parameters filled by what an example created, as someone trying the examples in order
- * would: the update example changes the trunk the create example added (its numbers build on the
+ * would: the update example changes the trunk (or webhook endpoint) the create example added (its numbers build on the
  * create example's, which another trunk could not list too).
  */
-const CREATED: Record<string, string> = { '/v1/sip-trunks': 'trunk_id' };
+const CREATED: Record<string, string> = {
+  '/v1/sip-trunks': 'trunk_id',
+  '/v1/webhook-endpoints': 'endpoint_id',
+};
 
 /**
  * Every request body example of the served document, sent as Swagger UI's "Try it out" sends it

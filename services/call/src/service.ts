@@ -92,7 +92,7 @@ export function createCallService(deps: ServiceDeps, options: CallServiceOptions
           schema: 'call',
           bus: deps.bus,
           log: deps.log,
-          streams: [STREAMS.callEvents],
+          streams: [STREAMS.callEvents, STREAMS.callProgressEvents],
         }),
       async () => {
         const keeper = startCallKeeper({

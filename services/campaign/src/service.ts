@@ -3,6 +3,7 @@ import {
   defineService,
   type ServiceDeps,
   type ServiceHandle,
+  STREAMS,
   serveHealth,
   startOutboxRelay,
   systemClock,
@@ -67,8 +68,9 @@ export function createCampaignService(
           schema: 'campaign',
           bus: deps.bus,
           log: deps.log,
-          // Progress events are live events: published, stored in no stream.
-          streams: [],
+          // Progress events are live events: published, stored in no stream. Lifecycle and
+          // exhausted-contact events are durable, for account webhook endpoints.
+          streams: [STREAMS.campaignEvents],
         }),
       async () => {
         const running = new Dispatcher({

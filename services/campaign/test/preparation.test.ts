@@ -111,7 +111,8 @@ describe.each(infraModes())('campaign preparation (%s)', (mode) => {
     sql<{ status: string; sequence: number; skipped: number }[]>`
       SELECT payload->'data'->'campaign'->>'status' AS status, (payload->'data'->>'sequence')::int AS sequence,
              (payload->'data'->'campaign'->'counts'->>'skipped')::int AS skipped
-      FROM campaign.outbox WHERE payload->'data'->'campaign'->>'id' = ${id} ORDER BY seq`;
+      FROM campaign.outbox WHERE payload->'data'->'campaign'->>'id' = ${id}
+        AND subject LIKE 'events.campaign.progress.%' ORDER BY seq`;
 
   it('answers a long list preparing after one step; the background steps finish it, duplicates found across steps', async () => {
     const contacts = longList();

@@ -9,10 +9,13 @@ import {
 } from '@voice/shared';
 import { consumeWebhookCallEnded } from './app/call-ended-consumer';
 import { DeliveryLog } from './app/delivery-log';
+import { consumeEndpointEvents } from './app/endpoint-events';
+import { Endpoints } from './app/endpoints';
 import { webhookMetrics } from './app/metrics';
 import { DEFAULT_ATTEMPT_TIMEOUT_MS, WebhookSender } from './app/sender';
 import { DeliveryWorker } from './app/worker';
 import { serveDeliveryLog } from './handlers/deliveries';
+import { serveEndpoints } from './handlers/endpoints';
 
 export interface WebhookServiceOptions {
   /** Time allowed for one attempt (spec: 10 s); tests shorten it. */
@@ -22,7 +25,8 @@ export interface WebhookServiceOptions {
 }
 
 /**
- * The webhook service: stores a delivery per CALL_ENDED and sends it, signed, with retries. The
+ * The webhook service: stores a delivery per CALL_ENDED for the agent's webhook and one per event
+ * for each subscribed account endpoint, and sends them, signed, with retries. The
  * options shorten its timings (tests); production uses the defaults.
  */
 export function createWebhookService(deps: ServiceDeps, options: WebhookServiceOptions = {}): ServiceHandle {
@@ -44,6 +48,12 @@ export function createWebhookService(deps: ServiceDeps, options: WebhookServiceO
   };
   const onStored = () => worker?.wake();
   const deliveryLog = new DeliveryLog({ bus: deps.bus, sql: deps.sql, links, onStored });
+  const endpoints = new Endpoints({
+    sql: deps.sql,
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE ?? false,
+    links,
+    onStored,
+  });
   const targets = new AgentCopies(deps.bus, deps.log, (ctx, agentId) =>
     callRpc(deps.bus, AGENT.webhookTarget, { agent_id: agentId }, ctx),
   );
@@ -54,6 +64,8 @@ export function createWebhookService(deps: ServiceDeps, options: WebhookServiceO
       targets.listen(),
       consumeWebhookCallEnded({ bus: deps.bus, targets, sql: deps.sql, log: deps.log, links, onStored }),
       ...serveDeliveryLog(deps, deliveryLog),
+      ...serveEndpoints(deps, endpoints),
+      ...consumeEndpointEvents({ bus: deps.bus, sql: deps.sql, log: deps.log, links, onStored }),
     ],
     background: [
       async () => {

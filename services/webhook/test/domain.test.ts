@@ -53,6 +53,19 @@ describe('signatures', () => {
     expect(headers['X-Service-Signature']).toBe(signBody(secret, body));
     expect(headers['X-Service-Signature-Timestamped']).toBe(signTimestamped(secret, body, 1_700_000_000));
   });
+
+  it('signs with every valid secret during a rotation: the newest alone in X-Service-Signature', () => {
+    const old = 'o'.repeat(32);
+    expect(signatureHeaders([], body)).toEqual({});
+    const headers = signatureHeaders([secret, old], body, 1_700_000_000_500);
+    expect(headers['X-Service-Signature']).toBe(signBody(secret, body));
+    const mac = (key: string) => createHmac('sha256', key).update('1700000000.').update(body).digest('hex');
+    expect(headers['X-Service-Signature-Timestamped']).toBe(`t=1700000000,v1=${mac(secret)},v1=${mac(old)}`);
+    // One secret: the list form is the single-secret form, as agent webhooks have always sent it.
+    expect(signatureHeaders([secret], body, 1_700_000_000_500)).toEqual(
+      signatureHeaders(secret, body, 1_700_000_000_500),
+    );
+  });
 });
 
 describe('callEndedPayload', () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Call, CallStatus } from './call';
-import { Campaign } from './campaign';
+import { Campaign, CampaignContact } from './campaign';
 import { DateTime, Uuid } from './common';
 import { SipCallProgress } from './telephony-calls';
 
@@ -23,6 +23,18 @@ const DAY_MS = 86_400_000;
 export const STREAMS = {
   callEvents: { name: 'CALL_EVENTS', subjects: ['events.call.ended.>'], maxAgeMs: 7 * DAY_MS },
   sipCallEvents: { name: 'SIP_CALL_EVENTS', subjects: ['events.sip.progress.>'], maxAgeMs: DAY_MS },
+  /** A call's ringing and answer, for account webhook endpoints (its end is CALL_EVENTS). */
+  callProgressEvents: {
+    name: 'CALL_PROGRESS_EVENTS',
+    subjects: ['events.call.progress.>'],
+    maxAgeMs: DAY_MS,
+  },
+  /** A campaign's lifecycle and its exhausted contacts, for account webhook endpoints. */
+  campaignEvents: {
+    name: 'CAMPAIGN_EVENTS',
+    subjects: ['events.campaign.lifecycle.>', 'events.campaign.exhausted.>'],
+    maxAgeMs: 7 * DAY_MS,
+  },
 } as const satisfies Record<string, StreamDefinition>;
 
 /**
@@ -132,10 +144,41 @@ export const CampaignProgress = z.object({
   sequence: z.number().int(),
 });
 
+/** A call rang or was answered: durable, from the call service's outbox, for webhook endpoints. */
+export const CallProgressed = z.object({
+  status: z.enum(['ringing', 'in_progress']),
+  sequence: z.number().int(),
+  call: EventCall,
+});
+
+/** The campaign lifecycle moves an account webhook endpoint can hear of. */
+export const CAMPAIGN_LIFECYCLE_EVENTS = [
+  'CAMPAIGN_STARTED',
+  'CAMPAIGN_PAUSED',
+  'CAMPAIGN_RESUMED',
+  'CAMPAIGN_COMPLETED',
+  'CAMPAIGN_CANCELLED',
+] as const;
+
+/** A campaign's status moved (started, paused, resumed, completed, cancelled): durable, from its outbox. */
+export const CampaignLifecycle = z.object({
+  event: z.enum(CAMPAIGN_LIFECYCLE_EVENTS),
+  campaign: Campaign,
+});
+
+/** A contact's last allowed attempt ended with an outcome its campaign retries: durable, from the outbox. */
+export const ContactExhausted = z.object({
+  campaign_id: Uuid,
+  contact: CampaignContact,
+});
+
 export const EVENTS = {
   callStatusChanged: eventContract('events.call.status', undefined, CallStatusChanged),
   callEnded: eventContract('events.call.ended', STREAMS.callEvents, CallEnded),
   campaignProgress: eventContract('events.campaign.progress', undefined, CampaignProgress),
   /** A SIP call's progress, telephony service -> call service (subject names account and call). */
   sipCallProgress: eventContract('events.sip.progress', STREAMS.sipCallEvents, SipCallProgress),
+  callProgressed: eventContract('events.call.progress', STREAMS.callProgressEvents, CallProgressed),
+  campaignLifecycle: eventContract('events.campaign.lifecycle', STREAMS.campaignEvents, CampaignLifecycle),
+  contactExhausted: eventContract('events.campaign.exhausted', STREAMS.campaignEvents, ContactExhausted),
 } as const;

@@ -24,3 +24,4 @@ export * from './telephony';
 export * from './telephony-calls';
 export * from './text';
 export * from './webhook';
+export * from './webhook-endpoints';

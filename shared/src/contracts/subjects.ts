@@ -55,6 +55,13 @@ import {
 import { TelephonyProviderInfo } from './telephony';
 import { SipDialReply, SipDialRequest, SipHangupReply, SipHangupRequest } from './telephony-calls';
 import { BulkRedeliverShape, BulkRedelivery, boundedRange, WebhookDelivery } from './webhook';
+import {
+  CreateWebhookEndpointBody,
+  EndpointDelivery,
+  UpdateWebhookEndpointBody,
+  WebhookEndpoint,
+  WebhookEndpointWithSecret,
+} from './webhook-endpoints';
 
 /** The services that answer on the bus; each name is also its queue group and subject domain. */
 export const SERVICE_NAMES = ['agent', 'call', 'campaign', 'webhook', 'telephony'] as const;
@@ -239,6 +246,37 @@ export const WEBHOOK = {
     BulkRedelivery,
   ),
   sendTest: rpc('webhook.send_test', AgentIdRequest, WebhookDelivery),
+} as const;
+
+const EndpointIdRequest = z.object({ endpoint_id: Uuid });
+
+/**
+ * Account-scoped, served by the webhook service: the account's webhook endpoints (another
+ * account's endpoint is not found), their secrets (returned by create and rotateSecret only) and
+ * their delivery log.
+ */
+export const WEBHOOK_ENDPOINT = {
+  create: rpc('webhook.endpoint_create', CreateWebhookEndpointBody, WebhookEndpointWithSecret),
+  list: rpc('webhook.endpoint_list', PageQuery, Page(WebhookEndpoint)),
+  get: rpc('webhook.endpoint_get', EndpointIdRequest, WebhookEndpoint),
+  update: rpc(
+    'webhook.endpoint_update',
+    EndpointIdRequest.extend({ changes: UpdateWebhookEndpointBody }),
+    WebhookEndpoint,
+  ),
+  delete: rpc('webhook.endpoint_delete', EndpointIdRequest, Deleted),
+  rotateSecret: rpc('webhook.endpoint_rotate_secret', EndpointIdRequest, WebhookEndpointWithSecret),
+  listDeliveries: rpc(
+    'webhook.endpoint_list_deliveries',
+    EndpointIdRequest.extend(PageQuery.shape),
+    Page(EndpointDelivery),
+  ),
+  redeliver: rpc(
+    'webhook.endpoint_redeliver',
+    EndpointIdRequest.extend({ delivery_id: Uuid }),
+    EndpointDelivery,
+  ),
+  sendTest: rpc('webhook.endpoint_send_test', EndpointIdRequest, EndpointDelivery),
 } as const;
 
 const TrunkIdRequest = z.object({ trunk_id: Uuid });

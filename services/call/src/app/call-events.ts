@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import {
   type Call,
   type CallEnded,
+  type CallProgressed,
   type CallStatusChanged,
   EVENTS,
   enqueueEvent,
@@ -21,12 +23,19 @@ import { isFinal } from '../domain/lifecycle';
  * through the outbox each cost a stored row, its claim and its deletion (two of every call's three
  * outbox rows). The cost of publishing after the commit: a process that dies between the two never
  * announces that transition; the subscriber sees the next one, and always the end.
+ *
+ * The ringing and the answer are also written to the outbox as durable CALL_PROGRESS events (their
+ * reader, account webhook endpoints, must hear of each exactly once, which a live publish cannot
+ * promise): the price of two outbox rows per answered call that the live events avoid.
  */
 export interface TransitionEvents {
   /** The live status event of a transition that did not end the call. */
   live?: NewEvent<z.infer<typeof CallStatusChanged>>;
-  /** The CALL_ENDED of the final transition (which also ends live subscribers' view of the call). */
-  ended?: NewEvent<z.infer<typeof CallEnded>>;
+  /**
+   * The durable event written with the transition: CALL_ENDED for the final one (which also ends
+   * live subscribers' view of the call), CALL_PROGRESS for ringing and the answer.
+   */
+  durable?: NewEvent<unknown>;
 }
 
 /** The status event of `row`'s latest transition (from `previous`). */
@@ -60,21 +69,45 @@ function endedEvent(row: CallRow, call: Call): NewEvent<z.infer<typeof CallEnded
   };
 }
 
-/** The events of the transition to `row` (from `previous`): CALL_ENDED if final, else a live one. */
-export function transitionEvents(row: CallRow, previous: CallRow['status']): TransitionEvents {
-  return isFinal(row.status) ? { ended: endedEvent(row, toCall(row)) } : { live: statusEvent(row, previous) };
+/** An id made of the call's and the status's: a call rings (or is answered) once, so its event is one. */
+function progressId(callId: string, status: string): string {
+  const hex = createHash('sha256').update(`${callId}/${status}`).digest('hex');
+  // Laid out as a version-5-style UUID (variant bits set), which the event contracts require.
+  const variant = ((Number.parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** The durable CALL_PROGRESS of a call's ringing or answer; undefined for any other transition. */
+function progressEvent(row: CallRow): NewEvent<z.infer<typeof CallProgressed>> | undefined {
+  if (row.status !== 'ringing' && row.status !== 'in_progress') return undefined;
+  return {
+    subject: eventSubject(EVENTS.callProgressed, row.account_id, row.id),
+    accountId: row.account_id,
+    id: progressId(row.id, row.status),
+    data: { status: row.status, sequence: row.sequence, call: toCall(row) },
+  };
 }
 
 /**
- * Writes a transition's CALL_ENDED in its transaction; answers the live event to publish once the
- * transaction committed, if the transition has one.
+ * The events of the transition to `row` (from `previous`): CALL_ENDED if final, else a live one
+ * and, for ringing and the answer, a durable CALL_PROGRESS.
+ */
+export function transitionEvents(row: CallRow, previous: CallRow['status']): TransitionEvents {
+  if (isFinal(row.status)) return { durable: endedEvent(row, toCall(row)) };
+  const progress = progressEvent(row);
+  return { live: statusEvent(row, previous), ...(progress ? { durable: progress } : {}) };
+}
+
+/**
+ * Writes a transition's durable event in its transaction; answers the live event to publish once
+ * the transaction committed, if the transition has one.
  */
 export async function recordTransitionEvents(
   tx: TransactionSql,
   row: CallRow,
   previous: CallRow['status'],
 ): Promise<TransitionEvents['live']> {
-  const { live, ended } = transitionEvents(row, previous);
-  if (ended) await enqueueEvent(tx, 'call', ended);
+  const { live, durable } = transitionEvents(row, previous);
+  if (durable) await enqueueEvent(tx, 'call', durable);
   return live;
 }

@@ -375,9 +375,9 @@ export class CallsApp {
       const changes = transitionFor(known, event);
       if (!changes) return;
       const updated: CallRow = { ...known, ...changes, sequence: known.sequence + 1 };
-      const { live, ended } = transitionEvents(updated, known.status);
-      const endedEnvelope = ended && eventEnvelope(ended);
-      if (await this.transitions.advance(known, updated, event.at, endedEnvelope)) {
+      const { live, durable } = transitionEvents(updated, known.status);
+      const durableEnvelope = durable && eventEnvelope(durable);
+      if (await this.transitions.advance(known, updated, event.at, durableEnvelope)) {
         this.remember(updated);
         this.metrics?.transitioned(updated.status);
         if (isFinal(updated.status)) this.queue.freed(updated.account_id);

@@ -103,7 +103,7 @@ export interface Move {
   from: CallRow;
   to: CallRow;
   at: Date;
-  /** Its CALL_ENDED, on the final transition. */
+  /** Its durable event: CALL_ENDED on the final transition, CALL_PROGRESS on ringing and the answer. */
   ended: EventOf<unknown> | undefined;
 }
 

@@ -16,7 +16,7 @@ export class TransitionWriter {
   }
 
   /**
-   * Moves the call from `from` to `to` with its history row and, if given, its CALL_ENDED; false
+   * Moves the call from `from` to `to` with its history row and, if given, its durable event (call-events.ts); false
    * if the stored call is no longer at `from.sequence` (or another move of it went first).
    */
   advance(from: CallRow, to: CallRow, at: Date, ended: EventOf<unknown> | undefined): Promise<boolean> {

@@ -39,6 +39,7 @@ import { listedTotal } from '../domain/counts';
 import { moveFor, type Operation } from '../domain/lifecycle';
 import { prepareStep } from './preparation';
 import { afterChange } from './progress';
+import { recordExhausted } from './webhook-events';
 
 export interface CampaignsOptions {
   sql: Sql;
@@ -171,7 +172,12 @@ export class CampaignsApp {
         status: move.to,
         ...(operation === 'cancel' ? { finished_at: new Date() } : {}),
       });
-      return afterChange(tx, moved, { moved: [{ from: 'pending', to: 'cancelled', n: cancelled }] });
+      return afterChange(
+        tx,
+        moved,
+        { moved: [{ from: 'pending', to: 'cancelled', n: cancelled }] },
+        current.status,
+      );
     });
     if (operation === 'resume') this.options.onRunnable();
     return toCampaign(row);
@@ -202,11 +208,16 @@ export class CampaignsApp {
       retry: campaign.retry_config,
       campaignStatus: campaign.status,
     });
-    await this.endAttempt(tx, found, {
-      state: decision.state,
-      nextAttemptAt:
-        decision.outcome === 'retry' ? new Date(this.options.clock.now().getTime() + decision.delayMs) : null,
-    });
+    await Promise.all([
+      this.endAttempt(tx, found, {
+        state: decision.state,
+        nextAttemptAt:
+          decision.outcome === 'retry'
+            ? new Date(this.options.clock.now().getTime() + decision.delayMs)
+            : null,
+      }),
+      decision.outcome === 'final' ? recordExhausted(tx, campaign, contact, outcome) : undefined,
+    ]);
     return true;
   }
 

@@ -118,7 +118,7 @@ export class Dispatcher extends PollWorker {
           status: 'running',
           started_at: new Date(),
         });
-        await afterChange(tx, running, { moved: [] });
+        await afterChange(tx, running, { moved: [] }, row.status);
       }
       return due.length;
     });

@@ -29,7 +29,7 @@ export async function prepareStep(tx: TransactionSql, row: CampaignRow): Promise
     ...(row.preparation_failures > 0 ? { preparation_failures: 0 } : {}),
     ...(status ? { status, started_at: status === 'running' ? now : null } : {}),
   });
-  return afterChange(tx, stepped, { moved: [{ from: 'pending', to: 'skipped', n: duplicates }] });
+  return afterChange(tx, stepped, { moved: [{ from: 'pending', to: 'skipped', n: duplicates }] }, row.status);
 }
 
 /**
@@ -86,7 +86,12 @@ async function failPreparation(sql: Sql, id: string, sqlState: string): Promise<
       preparation_failures: failures,
       failure_reason: preparationFailureReason(sqlState),
     });
-    await afterChange(tx, failed, { moved: [{ from: 'pending', to: 'cancelled', n: cancelled }] });
+    await afterChange(
+      tx,
+      failed,
+      { moved: [{ from: 'pending', to: 'cancelled', n: cancelled }] },
+      row.status,
+    );
     return true;
   });
 }

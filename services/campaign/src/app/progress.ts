@@ -3,7 +3,8 @@ import { campaignRepository } from '../db/campaign-repository';
 import { type CampaignRow, countsFrom, storedCounts, toCampaign } from '../db/campaign-rows';
 import { contactRepository } from '../db/contact-repository';
 import { applyMoves, type ContactMove, isIdle } from '../domain/counts';
-import { completesWhenIdle } from '../domain/lifecycle';
+import { completesWhenIdle, type StoredStatus } from '../domain/lifecycle';
+import { recordLifecycle } from './webhook-events';
 
 /**
  * How the contacts changed: `moved` lists them (every change: a dispatch, a call ended, a step of
@@ -26,11 +27,15 @@ export type ContactChange = { moved: readonly ContactMove[] } | { recount: true 
  * - The row as it will be is known here (the lock means nobody else changed it), so the UPDATE
  *   and the event's INSERT go out together, in one round trip. The UPDATE is guarded by the
  *   sequence it read: should it not match, the transaction fails rather than publish a wrong row.
+ *
+ * `previousStatus`: the status before this transaction moved it (callers that move it say so),
+ * for the durable lifecycle events (webhook-events.ts), written here too, as is a completion's.
  */
 export async function afterChange(
   tx: TransactionSql,
   row: CampaignRow,
   change: ContactChange,
+  previousStatus?: StoredStatus,
 ): Promise<CampaignRow> {
   const recount = async () => countsFrom(await contactRepository.countsByState(tx, row.id));
   const completes = completesWhenIdle(row.status);
@@ -57,5 +62,7 @@ export async function afterChange(
       cause: new Error(`campaign ${row.id} changed under its lock (sequence ${row.sequence})`),
     });
   }
+  if (previousStatus !== undefined) await recordLifecycle(tx, previousStatus, saved, row.status);
+  if (completedAt) await recordLifecycle(tx, row.status, saved);
   return saved;
 }

@@ -94,7 +94,7 @@ export class DeliveryWorker extends PollWorker {
         [WEBHOOK_HEADERS.event]: delivery.event,
         [WEBHOOK_HEADERS.eventId]: delivery.event_id,
         [WEBHOOK_HEADERS.deliveryId]: delivery.id,
-        ...signatureHeaders(delivery.secret, body, startedAt.getTime()),
+        ...signatureHeaders(delivery.secrets, body, startedAt.getTime()),
       },
     });
     const durationMs = Date.now() - startedAt.getTime();
@@ -126,6 +126,7 @@ export class DeliveryWorker extends PollWorker {
       {
         account_id: delivery.account_id,
         agent_id: delivery.agent_id,
+        endpoint_id: delivery.endpoint_id,
         delivery_id: delivery.id,
         event_id: delivery.event_id,
         host: hostOf(delivery.url),

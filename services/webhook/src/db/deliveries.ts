@@ -27,11 +27,18 @@ export interface NewDelivery {
 export interface ClaimedDelivery {
   id: string;
   account_id: string;
-  agent_id: string;
+  /** The agent whose webhook it goes to; null for an account endpoint's delivery. */
+  agent_id: string | null;
+  endpoint_id: string | null;
   event_id: string;
   event: string;
   url: string;
-  secret: string | null;
+  /**
+   * The secrets that sign it, newest first: an agent's delivery keeps the one it was stored with
+   * (none: unsigned); an endpoint's are read at each attempt, so a rotation applies to retries too,
+   * and the secret it replaced is among them while its overlap lasts.
+   */
+  secrets: string[];
   /** The exact body, as stored (jsonb text form re-serialised once, then sent byte-identical). */
   body: string;
   attempt_count: number;
@@ -86,7 +93,12 @@ export const deliveryRepository = {
           order by next_attempt_at
           limit ${limit}
           for update skip locked)
-      returning id, account_id, agent_id, event_id, event, url, secret, payload::text as body, attempt_count`;
+      returning id, account_id, agent_id, endpoint_id, event_id, event, url, payload::text as body, attempt_count,
+        case when endpoint_id is null then array_remove(array[secret], null)
+             else coalesce((select array_remove(array[e.secret,
+                                     case when e.previous_secret_expires_at > now() then e.previous_secret end], null)
+                              from webhook.endpoints e where e.id = endpoint_id), '{}')
+        end as secrets`;
     return [...rows];
   },
 
@@ -110,11 +122,13 @@ export const deliveryRepository = {
     update: DeliveryUpdate,
   ): Promise<EndpointState | undefined> {
     return sql.begin(async (tx) => {
+      // A delivery whose endpoint was deleted during the attempt is gone: nothing to record.
       await tx`
         insert into webhook.delivery_attempts
           (delivery_id, attempt, started_at, duration_ms, status_code, error, succeeded)
-        values (${id}, ${attempt.attempt}, ${attempt.startedAt}, ${attempt.durationMs},
-                ${attempt.statusCode}, ${attempt.error}, ${attempt.succeeded})
+        select ${id}, ${attempt.attempt}, ${attempt.startedAt}, ${attempt.durationMs},
+               ${attempt.statusCode}, ${attempt.error}, ${attempt.succeeded}
+         where exists (select 1 from webhook.deliveries where id = ${id} for key share)
         on conflict (delivery_id, attempt) do nothing`;
       if (update.status === 'pending') {
         await tx`
@@ -142,7 +156,7 @@ export const deliveryRepository = {
               with done as (${done})
               insert into webhook.failing_endpoints as f
                 (account_id, agent_id, failed_deliveries, failing_since, last_failed_at)
-              select account_id, agent_id, 1, created_at, now() from done
+              select account_id, agent_id, 1, created_at, now() from done where agent_id is not null
               on conflict (account_id, agent_id) do update
                 set failed_deliveries = f.failed_deliveries + 1, last_failed_at = now(),
                     failing_since = least(f.failing_since, excluded.failing_since)
@@ -185,7 +199,7 @@ const LOG_COLUMNS = (db: Db) => db`
   d.redelivery_of, d.test, d.created_at, d.completed_at`;
 
 /** Each delivery `d`'s attempts in order, as one JSON array. */
-const ATTEMPTS = (db: Db) => db`
+export const ATTEMPTS = (db: Db) => db`
   coalesce((
     SELECT json_agg(json_build_object(
              'attempt', a.attempt, 'started_at', a.started_at, 'duration_ms', a.duration_ms,
