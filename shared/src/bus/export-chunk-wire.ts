@@ -6,7 +6,7 @@ import { EncodedJson } from './wire';
 /**
  * An export chunk on the bus without JSON over its bytes. A chunk is up to 640 KiB of lines as
  * base64; written by JSON.stringify and read by JSON.parse, that text was scanned twice and copied
- * twice more per chunk, most of the platform's CPU on an export with the garbage it left
+ * twice more per chunk, a fifth of the platform's main-thread time on an export
  * (docs/performance.md). Here the small fields are checked against the contract and written as
  * JSON, and `data`, base64 (nothing in it to escape), goes last as it is: the reader parses the
  * small head and decodes the base64 straight out of the text.
