@@ -38,7 +38,7 @@ export async function spawnPlatform(
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let url: string | undefined;
   if (options.waitForUrl ?? true) {
-    const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+    const deadline = Date.now() + (options.timeoutMs ?? 90_000);
     let done = false;
     void exited.then(() => {
       done = true;
@@ -64,11 +64,14 @@ export async function spawnPlatform(
   };
 }
 
-/** Waits for a line in a process's output (roles other than the gateway print no banner). */
+/**
+ * Waits for a line in a process's output (roles other than the gateway print no banner). The
+ * deadline only catches a hang: a start with a cold compile cache on a loaded machine took over 30 s.
+ */
 export async function waitForOutput(
   proc: PlatformProcess,
   pattern: RegExp,
-  timeoutMs = 30_000,
+  timeoutMs = 90_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!pattern.test(proc.output())) {
