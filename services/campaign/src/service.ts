@@ -7,6 +7,7 @@ import {
 } from '@voice/shared';
 import { consumeCampaignCallEnded } from './app/call-ended-consumer';
 import { CampaignsApp } from './app/campaigns';
+import { CampaignControl } from './app/control';
 import { Dispatcher } from './app/dispatcher';
 import { campaignMetrics } from './app/metrics';
 import { serveCampaigns } from './handlers/campaigns';
@@ -31,12 +32,13 @@ export function createCampaignService(
   let dispatcher: Dispatcher | undefined;
   const wake = () => dispatcher?.wake();
   const campaigns = new CampaignsApp({ sql: deps.sql, bus: deps.bus, onRunnable: wake });
+  const control = new CampaignControl({ sql: deps.sql, onRunnable: wake });
   const metrics = deps.metrics && campaignMetrics(deps.metrics, deps.sql, deps.log);
   return defineService({
     name: 'campaign',
     subscriptions: [
       serveHealth(deps, 'campaign'),
-      ...serveCampaigns(deps, campaigns),
+      ...serveCampaigns(deps, campaigns, control),
       consumeCampaignCallEnded({
         bus: deps.bus,
         sql: deps.sql,

@@ -95,6 +95,14 @@ export const contactRepository = {
       GROUP BY state`;
   },
 
+  /** Every number the campaign holds (any state): what contacts added later are duplicates of. */
+  async numbers(tx: TransactionSql, campaignId: string): Promise<string[]> {
+    const rows = await tx<{ phone_number: string }[]>`
+      SELECT phone_number FROM campaign.contacts
+      WHERE campaign_id = ${campaignId} AND phone_number IS NOT NULL`;
+    return rows.map((r) => r.phone_number);
+  },
+
   /** Contacts whose call is not final yet: the number the cap is checked against. */
   async inFlight(tx: TransactionSql, campaignId: string): Promise<number> {
     const [row] = await tx<{ n: number }[]>`

@@ -1,8 +1,13 @@
 import { CAMPAIGN, rpcServer, type ServiceDeps, type Subscription } from '@voice/shared';
 import type { CampaignsApp } from '../app/campaigns';
+import type { CampaignControl } from '../app/control';
 
 /** Campaign operations over the bus: decode, call the use case for the caller's account, encode. */
-export function serveCampaigns(deps: ServiceDeps, campaigns: CampaignsApp): Subscription[] {
+export function serveCampaigns(
+  deps: ServiceDeps,
+  campaigns: CampaignsApp,
+  control: CampaignControl,
+): Subscription[] {
   const rpc = rpcServer(deps.bus, { queue: 'campaign', log: deps.log });
   return [
     // The whole context: creating a draft calls the agent service on the caller's behalf.
@@ -22,6 +27,16 @@ export function serveCampaigns(deps: ServiceDeps, campaigns: CampaignsApp): Subs
       rpc.forAccount(CAMPAIGN[operation], ({ campaign_id }, accountId) =>
         campaigns.operate(accountId, campaign_id, operation),
       ),
+    ),
+    rpc.forAccount(CAMPAIGN.update, ({ campaign_id, changes }, accountId) =>
+      control.update(accountId, campaign_id, changes),
+    ),
+    rpc.forAccount(CAMPAIGN.stageContacts, (request, accountId) => control.stageContacts(accountId, request)),
+    rpc.forAccount(CAMPAIGN.commitContacts, (request, accountId) =>
+      control.commitContacts(accountId, request),
+    ),
+    rpc.forAccount(CAMPAIGN.discardContacts, (request, accountId) =>
+      control.discardContacts(accountId, request),
     ),
     rpc.forAccount(CAMPAIGN.listContacts, ({ campaign_id, status, ...page }, accountId) =>
       campaigns.listContacts(accountId, campaign_id, status, page),
