@@ -265,6 +265,56 @@ describe.each(infraModes())('campaigns: live control (%s)', (mode) => {
     expect(contacts[6]!.data).toEqual({ name: 'New 2' });
   });
 
+  it('adds contacts to a campaign still preparing (checked against the whole list) and to a paused one (dialed on resume)', async () => {
+    const numbers = completingNumbers(5, '+1415564');
+    // Seven steps of preparation: the addition comes while they run.
+    const created = await api.create(
+      settings({
+        max_concurrent_calls: 2,
+        contacts: Array.from({ length: 30_001 }, (_, i) => ({
+          phone: numbers[i % 3]!,
+          name: `Contact ${i}`,
+        })),
+      }),
+    );
+    expect(created.status).toBe('preparing');
+    const res = await api.send<ContactsAdded>('POST', `/v1/campaigns/${created.id}/contacts`, {
+      contacts: [{ phone: numbers[2]! }, { phone: numbers[3]! }],
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data).toMatchObject({
+      added: 1,
+      skipped: { duplicate: 1 },
+      campaign: { status: 'preparing', counts: { total: 30_003 } },
+    });
+    const running = await api.waitFor(created.id, (c) => c.status !== 'preparing');
+    expect(running.status).toBe('running');
+    const paused = await api.send('POST', `/v1/campaigns/${created.id}/pause`);
+    expect(paused.status, paused.text).toBe(200);
+    const late = await api.send<ContactsAdded>('POST', `/v1/campaigns/${created.id}/contacts`, {
+      contacts: [{ phone: numbers[4]! }, { phone: numbers[0]! }],
+    });
+    expect(late.body.data).toMatchObject({
+      added: 1,
+      skipped: { duplicate: 1 },
+      campaign: { status: 'paused' },
+    });
+    const settled = await api.waitFor(created.id, (c) => c.counts.in_progress === 0);
+    expect(settled.status).toBe('paused');
+    const resumedAt = Date.now();
+    expect((await api.send('POST', `/v1/campaigns/${created.id}/resume`)).status).toBe(200);
+
+    const done = await api.waitFor(created.id, (c) => c.status === 'completed');
+    expect(done.counts).toMatchObject({ total: 30_005, completed: 5, skipped: 30_000, pending: 0 });
+    const final = await countsSnapshot(suite.sql, created.id);
+    expect(final.stored).toEqual(final.recounted);
+    const calls = await api.calls(created.id);
+    expect(dialsPerNumber(calls)).toEqual(new Map(numbers.map((n) => [n, 1])));
+    // Added while paused: dialed only once resumed.
+    const lateCall = calls.find((call) => call.phone_number === numbers[4])!;
+    expect(Date.parse(lateCall.started_at!)).toBeGreaterThanOrEqual(resumedAt);
+  });
+
   it('holds a campaign to 100,000 contacts: a bulk add up to it lands whole, one past it is a 422 adding nothing', async () => {
     const created = await api.create(settings({ contacts: contactsOf(['+14155564000']), start_at: LATER() }));
     const bulk = Array.from({ length: 99_999 }, (_, i) => ({ phone: `+1416${String(i).padStart(7, '0')}` }));
