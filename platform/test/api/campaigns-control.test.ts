@@ -2,7 +2,7 @@ import type { Call, CampaignContact, ContactsAdded } from '@voice/shared';
 import { infraModes, mostAtOnce } from '@voice/shared/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createVoiceClient, idempotent, type Outputs } from '../../../client/src/index';
-import type { TestAccount } from '../support/accounts';
+import { createKey, type TestAccount } from '../support/accounts';
 import type { TestPlatform } from '../support/harness';
 import { api as request } from '../support/http';
 import {
@@ -97,6 +97,14 @@ describe.each(infraModes())('campaigns: live control (%s)', (mode) => {
     }
     expect(await api.get(created.id)).toMatchObject({ name: 'Autumn outreach', counts: { total: 1 } });
 
+    const readOnly = campaignApi(t.url, await createKey(t, acme.accountId, ['campaigns:read']));
+    expect((await readOnly.send('PATCH', `/v1/campaigns/${created.id}`, { name: 'Read only' })).status).toBe(
+      403,
+    );
+    const readOnlyAdd = await readOnly.send('POST', `/v1/campaigns/${created.id}/contacts`, {
+      contacts: [{ phone: '+14155558005' }],
+    });
+    expect(readOnlyAdd.status).toBe(403);
     const foreign = campaignApi(t.url, other.key);
     for (const [method, path, body] of [
       ['PATCH', `/v1/campaigns/${created.id}`, { name: 'Mine now' }],
