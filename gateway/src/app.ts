@@ -14,6 +14,7 @@ import { KeySessions } from './auth/key-sessions';
 import { GatewayClient } from './clients/gateway-client';
 import type { GatewayDeps } from './deps';
 import { graphqlSurface } from './graphql/plugin';
+import { AccountAdmission, admissionMetrics, admitWrites } from './http/account-admission';
 import { clientErrorHandler } from './http/client-errors';
 import { capConnectionsPerAddress } from './http/connection-cap';
 import { parseJsonBody } from './http/json-body';
@@ -53,6 +54,8 @@ export interface HttpLimits {
   keepAliveTimeoutMs: number;
   /** 0: no cap. */
   maxConnectionsPerAddress: number;
+  /** REST writes one account may have in flight, the rest waiting unread (0: no limit). */
+  accountWritesInFlight: number;
 }
 
 export interface GatewayOptions {
@@ -221,8 +224,11 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   // Unused leased places go back before the owner of the database connection ends it.
   app.addHook('onClose', () => limiter.close());
 
+  const metrics = options.metrics ?? new Metrics({ role: 'gateway' });
+  const admission = new AccountAdmission(options.http.accountWritesInFlight);
+  admissionMetrics(metrics, admission);
   await app.register(metricsPlugin, {
-    metrics: options.metrics ?? new Metrics({ role: 'gateway' }),
+    metrics,
     serve: options.serveMetrics ?? false,
   });
   await app.register(errorsPlugin);
@@ -234,6 +240,7 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   });
   // After the edge (so the answer is charged and carries the rate-limit headers).
   app.addHook('onRequest', requireHost);
+  app.addHook('onRequest', admitWrites(admission));
   app.addHook('onRequest', drainBodyOfGet(BODY_LIMIT_BYTES));
   app.addHook('onSend', closeWhenBodyUnread);
   app.addHook('onResponse', closeUnupgradedSocket);

@@ -9,12 +9,12 @@ import {
   STREAMS,
   type Subscription,
 } from '@voice/shared';
-import { createTestDatabase, infraModes, type TestDatabase, testInfra } from '@voice/shared/testing';
+import { createTestDatabase, infraModes, type TestDatabase } from '@voice/shared/testing';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAccount } from './support/accounts';
 import { api, type Envelope } from './support/http';
-import { type PlatformProcess, spawnPlatform, spawnService } from './support/process';
+import { natsProcessEnv, type PlatformProcess, spawnPlatform, spawnService } from './support/process';
 
 const FROM = '+14155550100';
 const CALLS_PER_RESTART = 4;
@@ -55,19 +55,11 @@ describe.runIf(infraModes().includes('nats'))('call service restart mid-call (NA
   beforeAll(async () => {
     database = await createTestDatabase('nats');
     sql = postgres(database.url, { max: 2, onnotice: () => {} });
-    const prefix = `restart${randomBytes(6).toString('hex')}`;
-    env = {
-      NATS_URL: testInfra().natsUrl!,
-      DATABASE_URL: database.url,
-      BUS_PREFIX: prefix,
-      ADMIN_TOKEN: adminToken,
-      RECORDING_URL_SECRET: `recording-${randomBytes(24).toString('hex')}`,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      SIM_TIME_SCALE: String(SIM_TIME_SCALE),
-      CALL_LEASE_SECONDS: '2',
-      DATABASE_POOL_SIZE: '4',
-    };
+    env = natsProcessEnv(
+      { databaseUrl: database.url, prefix: 'restart', adminToken, simTimeScale: SIM_TIME_SCALE },
+      { CALL_LEASE_SECONDS: '2', DATABASE_POOL_SIZE: '4' },
+    );
+    const prefix = env.BUS_PREFIX!;
     bus = await NatsBus.connect({
       servers: env.NATS_URL!,
       name: 'call-restart-test',

@@ -1,16 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Call } from '@voice/shared';
-import {
-  createTestDatabase,
-  infraModes,
-  parseExposition,
-  type TestDatabase,
-  testInfra,
-} from '@voice/shared/testing';
+import { createTestDatabase, infraModes, parseExposition, type TestDatabase } from '@voice/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from './support/accounts';
 import { api, type Envelope } from './support/http';
-import { type PlatformProcess, spawnPlatform, spawnService } from './support/process';
+import { natsProcessEnv, type PlatformProcess, spawnPlatform, spawnService } from './support/process';
 
 /** The address a process logged for its metrics listener (METRICS_PORT=0 picks a free port). */
 function metricsUrlOf(proc: PlatformProcess): string {
@@ -43,17 +37,10 @@ describe.runIf(infraModes().includes('nats'))('/metrics of component processes (
 
   beforeAll(async () => {
     database = await createTestDatabase('nats');
-    const env = {
-      NATS_URL: testInfra().natsUrl!,
-      DATABASE_URL: database.url,
-      BUS_PREFIX: `metrics${randomBytes(6).toString('hex')}`,
-      ADMIN_TOKEN: adminToken,
-      RECORDING_URL_SECRET: `recording-${randomBytes(24).toString('hex')}`,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      SIM_TIME_SCALE: '0.002',
-      DATABASE_POOL_SIZE: '2',
-    };
+    const env = natsProcessEnv(
+      { databaseUrl: database.url, prefix: 'metrics', adminToken, simTimeScale: 0.002 },
+      { DATABASE_POOL_SIZE: '2' },
+    );
     const withMetrics = { ...env, METRICS_PORT: '0' };
     [gateway, agent, call, campaign, telephony] = await Promise.all([
       spawnPlatform('gateway', env),

@@ -9,7 +9,7 @@ import {
   JetStreamRecordingStore,
   openRecordingStore,
 } from '@voice/shared';
-import { createTestDatabase, infraModes, type TestDatabase, testInfra } from '@voice/shared/testing';
+import { createTestDatabase, infraModes, type TestDatabase } from '@voice/shared/testing';
 import { type Baresip, startBaresip } from '@voice/shared/testing/sip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -27,7 +27,7 @@ import { settledDeliveries } from './api/webhook-support';
 import { createAccount } from './support/accounts';
 import { callWhen, placeCallAndWait } from './support/calls';
 import { api, type Envelope } from './support/http';
-import { type PlatformProcess, spawnPlatform, spawnService } from './support/process';
+import { natsProcessEnv, type PlatformProcess, spawnPlatform, spawnService } from './support/process';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
 const FROM = '+14155554900';
@@ -52,24 +52,20 @@ describe.runIf(infraModes().includes('nats'))('a real call across processes (NAT
     database = await createTestDatabase('nats');
     dataDir = await mkdtemp(path.join(tmpdir(), 'real-calls-'));
     const telephony = telephonyConfig();
-    env = {
-      NATS_URL: testInfra().natsUrl!,
-      DATABASE_URL: database.url,
-      BUS_PREFIX: `sip${randomBytes(6).toString('hex')}`,
-      ADMIN_TOKEN: adminToken,
-      RECORDING_URL_SECRET: `recording-${randomBytes(24).toString('hex')}`,
-      // Where the telephony process writes a recording while its call runs.
-      DATA_DIR: dataDir,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATABASE_POOL_SIZE: '4',
-      WEBHOOK_ALLOW_PRIVATE: 'true',
-      SIP_BIND_ADDRESS: telephony.SIP_BIND_ADDRESS,
-      RTP_PORT_MIN: String(telephony.RTP_PORT_MIN),
-      RTP_PORT_MAX: String(telephony.RTP_PORT_MAX),
-      // Announcements (the agent's two flows): this is about processes; conversations have their own tests.
-      CONVERSATIONS: 'off',
-    };
+    env = natsProcessEnv(
+      { databaseUrl: database.url, prefix: 'sip', adminToken },
+      {
+        // Where the telephony process writes a recording while its call runs.
+        DATA_DIR: dataDir,
+        DATABASE_POOL_SIZE: '4',
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+        SIP_BIND_ADDRESS: telephony.SIP_BIND_ADDRESS,
+        RTP_PORT_MIN: String(telephony.RTP_PORT_MIN),
+        RTP_PORT_MAX: String(telephony.RTP_PORT_MAX),
+        // Announcements (the agent's two flows): this is about processes; conversations have their own tests.
+        CONVERSATIONS: 'off',
+      },
+    );
     // The first gateway applies the migrations before the others start.
     const first = await spawnPlatform('gateway', env);
     processes.push(first);

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Call } from '@voice/shared';
-import { createTestDatabase, infraModes, type TestDatabase, testInfra } from '@voice/shared/testing';
+import { createTestDatabase, infraModes, type TestDatabase } from '@voice/shared/testing';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from './support/accounts';
 import { api, type Envelope } from './support/http';
-import { type PlatformProcess, spawnPlatform, spawnService } from './support/process';
+import { natsProcessEnv, type PlatformProcess, spawnPlatform, spawnService } from './support/process';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
 const FROM = '+14155550100';
@@ -45,20 +45,15 @@ describe.runIf(infraModes().includes('nats'))(
       database = await createTestDatabase('nats');
       sql = postgres(database.url, { max: 2, onnotice: () => {} });
       receiver = await startWebhookReceiver();
-      env = {
-        NATS_URL: testInfra().natsUrl!,
-        DATABASE_URL: database.url,
-        BUS_PREFIX: `hookrestart${randomBytes(6).toString('hex')}`,
-        ADMIN_TOKEN: adminToken,
-        RECORDING_URL_SECRET: `recording-${randomBytes(24).toString('hex')}`,
-        PUBLIC_BASE_URL: 'http://voice.example.test',
-        PORT: '0',
-        HOST: '127.0.0.1',
-        SIM_TIME_SCALE: '0.002',
-        WEBHOOK_ALLOW_PRIVATE: 'true',
-        WEBHOOK_RETRY_BASE_MS: String(RETRY_BASE_MS),
-        DATABASE_POOL_SIZE: '4',
-      };
+      env = natsProcessEnv(
+        { databaseUrl: database.url, prefix: 'hookrestart', adminToken, simTimeScale: 0.002 },
+        {
+          PUBLIC_BASE_URL: 'http://voice.example.test',
+          WEBHOOK_ALLOW_PRIVATE: 'true',
+          WEBHOOK_RETRY_BASE_MS: String(RETRY_BASE_MS),
+          DATABASE_POOL_SIZE: '4',
+        },
+      );
       const [gateway, ...services] = await Promise.all([
         spawnPlatform('gateway', env),
         spawnService('agent', env),

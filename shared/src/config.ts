@@ -165,6 +165,8 @@ export const ConfigSchema = z.object({
    * with TRUST_PROXY set, where every connection comes from the proxy (see maxConnectionsPerIp).
    */
   MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).max(1_000_000).optional(),
+  /** REST writes (POST, PUT, PATCH, DELETE) one account may have in the gateway at once; 0: no limit. */
+  ACCOUNT_WRITES_IN_FLIGHT: z.coerce.number().int().min(0).max(10_000).default(8),
   /**
    * Which proxies may set X-Forwarded-For: `false`, a hop count (`1` behind one load balancer),
    * or comma-separated addresses/CIDRs. `true` (trust everyone) is refused: any client could then
@@ -255,6 +257,7 @@ export function httpLimits(config: Config) {
     requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
     keepAliveTimeoutMs: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     maxConnectionsPerAddress: maxConnectionsPerIp(config),
+    accountWritesInFlight: config.ACCOUNT_WRITES_IN_FLIGHT,
   };
 }
 

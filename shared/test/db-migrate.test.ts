@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -161,6 +161,84 @@ describe.each(infraModes())('migrate (%s PostgreSQL)', (mode) => {
       select c.reloptions from pg_class c join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = ${set.schema} and c.relname = 'outbox'`;
     expect(outbox?.reloptions).toEqual(['fillfactor=50']);
+  });
+
+  async function indexes(schema: string): Promise<{ name: string; valid: boolean; definition: string }[]> {
+    return sql<{ name: string; valid: boolean; definition: string }[]>`
+      select c.relname as name, i.indisvalid as valid, pg_get_indexdef(i.indexrelid) as definition
+      from pg_index i join pg_class c on c.oid = i.indexrelid join pg_namespace n on n.oid = c.relnamespace
+      join pg_class t on t.oid = i.indrelid
+      where n.nspname = ${schema} and t.relname = 'items' order by c.relname`;
+  }
+
+  const CONCURRENT_FILES = {
+    '001_items.sql':
+      'CREATE TABLE {s}.items (id integer PRIMARY KEY, name text); CREATE INDEX items_name_idx ON {s}.items (id);',
+    // As call migration 011 is written: an index rebuilt under its own name, and a new one.
+    '002_indexes.sql': `-- migrate: outside-transaction
+-- A comment; with a semicolon;
+CREATE INDEX CONCURRENTLY IF NOT EXISTS items_name_idx_002 ON {s}.items (name, id DESC);
+DROP INDEX CONCURRENTLY IF EXISTS {s}.items_name_idx;
+ALTER INDEX IF EXISTS {s}.items_name_idx_002 RENAME TO items_name_idx;
+CREATE INDEX CONCURRENTLY IF NOT EXISTS items_id_name_idx
+  ON {s}.items (id, name);
+`,
+  };
+
+  it('runs a file outside a transaction, so CREATE INDEX CONCURRENTLY works', async () => {
+    const set = await freshSet(CONCURRENT_FILES);
+    expect((await migrate(sql, set, log)).applied).toContain('002_indexes');
+    expect((await indexes(set.schema)).map(({ name, valid }) => [name, valid])).toEqual([
+      ['items_id_name_idx', true],
+      ['items_name_idx', true],
+      ['items_pkey', true],
+    ]);
+    expect((await indexes(set.schema)).find((i) => i.name === 'items_name_idx')?.definition).toMatch(
+      /\(name, id DESC\)/,
+    );
+    expect((await migrate(sql, set, log)).applied).toEqual([]);
+  });
+
+  it('runs such a file again after a crash part-way, rebuilding an index left invalid', async () => {
+    const set = await freshSet(CONCURRENT_FILES);
+    await migrate(sql, set, log);
+    // As a crash left it: the file unrecorded, the rename done, the new index's build failed.
+    await sql`delete from ${sql(set.schema)}.schema_migrations where version = '002_indexes'`;
+    await sql`update pg_index set indisvalid = false
+      where indexrelid = ${`${set.schema}.items_id_name_idx`}::regclass`;
+    expect((await indexes(set.schema)).find((i) => i.name === 'items_id_name_idx')?.valid).toBe(false);
+    expect((await migrate(sql, set, log)).applied).toEqual(['002_indexes']);
+    expect((await indexes(set.schema)).map(({ name, valid }) => [name, valid])).toEqual([
+      ['items_id_name_idx', true],
+      ['items_name_idx', true],
+      ['items_pkey', true],
+    ]);
+  });
+
+  it('does not run again a file applied with the earlier text it names, and refuses another', async () => {
+    const first = 'CREATE INDEX items_name_idx ON {s}.items (name);';
+    const set = await freshSet({
+      '001_items.sql': 'CREATE TABLE {s}.items (id integer, name text);',
+      '002_index.sql': first,
+    });
+    await migrate(sql, set, log);
+    const earlier = createHash('sha256').update(first.replaceAll('{s}', set.schema)).digest('hex');
+    // Would fail if it ran: the index exists and the statement has no IF NOT EXISTS.
+    const rewritten = `-- migrate: outside-transaction\n-- migrate: applied-as ${earlier}\nCREATE INDEX CONCURRENTLY IF NOT EXISTS items_other_idx ON ${set.schema}.items (id);\n`;
+    await writeFile(path.join(set.directory, '002_index.sql'), rewritten);
+    expect((await migrate(sql, set, log)).applied).toEqual([]);
+    expect((await indexes(set.schema)).map((i) => i.name)).toEqual(['items_name_idx']);
+    await writeFile(path.join(set.directory, '002_index.sql'), rewritten.replace(earlier, 'f'.repeat(64)));
+    await expect(migrate(sql, set, log)).rejects.toThrow(/002_index\.sql.*checksum/);
+  });
+
+  it('refuses an unknown directive and a concurrent index build that could not run twice', async () => {
+    const typo = await freshSet({ '001_a.sql': '-- migrate: outside-transactions\nSELECT 1;\n' });
+    await expect(migrate(sql, typo, log)).rejects.toThrow(/001_a\.sql: unknown directive/);
+    const once = await freshSet({
+      '001_a.sql': `-- migrate: outside-transaction\nCREATE TABLE IF NOT EXISTS {s}.t (id int);\nCREATE INDEX CONCURRENTLY t_idx ON {s}.t (id);\n`,
+    });
+    await expect(migrate(sql, once, log)).rejects.toThrow(/t_idx needs IF NOT EXISTS/);
   });
 
   it('accepts a file holding only a comment', async () => {

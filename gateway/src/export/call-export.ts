@@ -3,9 +3,10 @@ import {
   type CallContext,
   type CallFilters,
   csvCell,
+  decodeExportChunk,
   EXPORT_CHUNK_BYTES,
   EXPORT_CHUNK_MAX,
-  type ExportChunk,
+  type ExportChunkBytes,
   type ExportFormat,
 } from '@voice/shared';
 import type { GatewayClient } from '../clients/gateway-client';
@@ -20,15 +21,15 @@ const FIRST_LIMIT = 32;
 const TARGET_BYTES = EXPORT_CHUNK_BYTES * 0.85;
 
 /** How many calls the next chunk should ask for, going by the bytes per call of this one. */
-function nextLimit(chunk: ExportChunk): number {
-  const bytes = (chunk.data.length * 3) / 4;
+function nextLimit(chunk: ExportChunkBytes): number {
+  const bytes = chunk.data.length;
   if (chunk.rows === 0 || bytes === 0) return FIRST_LIMIT;
   return Math.max(1, Math.min(EXPORT_CHUNK_MAX, Math.floor((TARGET_BYTES * chunk.rows) / bytes)));
 }
 
 /** A chunk's bytes with each call's freshly signed recording link in its place, escaped for the format. */
-function withLinks(chunk: ExportChunk, format: ExportFormat, links: RecordingLinks): Buffer {
-  const data = Buffer.from(chunk.data, 'base64');
+function withLinks(chunk: ExportChunkBytes, format: ExportFormat, links: RecordingLinks): Buffer {
+  const data = chunk.data;
   if (chunk.links.length === 0) return data;
   const escaped = format === 'csv' ? csvCell : (url: string) => JSON.stringify(url).slice(1, -1);
   const parts: Buffer[] = [];
@@ -53,14 +54,15 @@ export async function exportBody(
   ctx: CallContext,
   links: RecordingLinks,
 ): Promise<AsyncIterable<Buffer>> {
-  const fetch = (after: ExportChunk['next'], limit: number) =>
-    client.call(CALL.exportChunk, { ...request, after, limit }, ctx);
+  // The reply's text, read by decodeExportChunk: never JSON.parse over the chunk's bytes.
+  const fetch = async (after: ExportChunkBytes['next'], limit: number) =>
+    decodeExportChunk((await client.callJson(CALL.exportChunk, { ...request, after, limit }, ctx)) ?? '');
   const first = await fetch(null, FIRST_LIMIT);
   return (async function* () {
-    let chunk: ExportChunk | undefined = first;
+    let chunk: ExportChunkBytes | undefined = first;
     while (chunk) {
       const body = withLinks(chunk, request.format, links);
-      const following: Promise<ExportChunk> | undefined = chunk.next
+      const following: Promise<ExportChunkBytes> | undefined = chunk.next
         ? fetch(chunk.next, nextLimit(chunk))
         : undefined;
       // Not awaited until this chunk is sent; a failure then ends the body (the transfer is incomplete).

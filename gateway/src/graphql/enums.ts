@@ -1,5 +1,6 @@
 import {
   CALL_END_REASONS,
+  CALL_LENGTH_SOURCES,
   CALL_STATUSES,
   CAMPAIGN_STATUSES,
   CARRIERS,
@@ -38,6 +39,7 @@ export const ENUM_VALUES: Record<string, readonly string[]> = {
   TranscriptRole: ['agent', 'user'],
   DetailsCollectionStatus: DETAILS_STATUSES,
   SkipReason: SKIP_REASONS,
+  CallLengthSource: CALL_LENGTH_SOURCES,
   DoNotCallSource: DO_NOT_CALL_SOURCES,
   DoNotCallAddSource: DO_NOT_CALL_ADD_SOURCES,
   Plan: PLANS,

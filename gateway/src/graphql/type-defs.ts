@@ -150,6 +150,10 @@ export const typeDefs = /* GraphQL */ `
     "Its number was on the account's do-not-call list when its turn to be dialed came." DO_NOT_CALL
   }
   "Where a do-not-call entry came from."
+  enum CallLengthSource {
+    "The mean of the agent's latest ended calls." AGENT_HISTORY
+    "The documented default: the agent has no ended calls." DEFAULT
+  }
   enum DoNotCallSource {
     "Added through the API." API
     "Added from an import (a client's own label)." IMPORT
@@ -263,6 +267,27 @@ export const typeDefs = /* GraphQL */ `
     nextAttemptAt: DateTime updatedAt: DateTime!
   }
 
+  "What a create would make of each contact."
+  type ValidationCounts {
+    total: Int! valid: Int! invalid: Int! missingPhone: Int! invalidPhone: Int! duplicate: Int! doNotCall: Int!
+  }
+  "One contact a create would skip: its position and phone value (null when missing)."
+  type ValidationRow { position: Int! value: String }
+  type ValidationProblemRows {
+    missingPhone: [ValidationRow!]! invalidPhone: [ValidationRow!]! duplicate: [ValidationRow!]! doNotCall: [ValidationRow!]!
+  }
+  type ValidationZoneSources { contact: Int! number: Int! campaign: Int! fallback: Int! }
+  "The valid contacts of one time zone, or of a zone set joined by ','."
+  type ValidationZone { zone: String! zones: [String!]! contacts: Int! sources: ValidationZoneSources! }
+  type ValidationEta {
+    etaSeconds: Int estimatedCompletionAt: DateTime startsAt: DateTime! maxConcurrentCalls: Int! accountMaxConcurrentCalls: Int!
+    avgCallSeconds: Float! avgCallSource: CallLengthSource! agentCallsSampled: Int! retriesCounted: Boolean! callingWindow: Boolean!
+  }
+  "A dry run of a create: nothing was created."
+  type CampaignValidation {
+    counts: ValidationCounts! problems: ValidationProblemRows! timeZones: [ValidationZone!]! eta: ValidationEta!
+  }
+
   type DeliveryAttempt {
     attempt: Int! startedAt: DateTime! durationMs: Int! statusCode: Int error: String succeeded: Boolean!
   }
@@ -330,10 +355,12 @@ ${page('WebhookDeliveryPage', 'WebhookDelivery', 'webhook deliveries')}
   input AddDoNotCallInput { numbers: [String!]! reason: String source: DoNotCallAddSource }
   input MakeCallInput { agentId: ID! sourceNumber: String! phoneNumber: String! metadata: JSON }
   input RetryConfigInput { onStatuses: [RetryableStatus!] maxRetries: Int intervalSeconds: Int }
+  "When contacts may be called, in local time (see the REST CallingWindow)."
+  input CallingWindowInput { days: [String!] start: String! end: String! timezone: String fallbackTimezone: String }
   input CreateCampaignInput {
     name: String! agentId: ID! phoneNumber: String! phoneColumn: String
     contacts: [JSON!]!
-    maxConcurrentCalls: Int retryConfig: RetryConfigInput startAt: DateTime
+    maxConcurrentCalls: Int retryConfig: RetryConfigInput startAt: DateTime callingWindow: CallingWindowInput
   }
   "Changes to a campaign: omitted fields keep their value; retryConfig null stops retrying."
   input UpdateCampaignInput { name: String maxConcurrentCalls: Int retryConfig: RetryConfigInput }

@@ -1,23 +1,31 @@
 import {
   AddContactsBody,
+  CALL_STATS_SAMPLE,
   CAMPAIGN,
   Campaign,
+  CampaignValidation,
   CONTACTS_MAX,
   ContactsAdded,
   CreateCampaignBody,
+  DEFAULT_CALL_SECONDS,
   ListCampaignsQuery,
   ListContactsQuery,
   MAX_CONCURRENT_CALLS_MAX,
   REQUEST_EXAMPLES,
   UpdateCampaignBody,
+  VALIDATION_SAMPLE_ROWS,
 } from '@voice/shared';
 import { z } from 'zod';
+import { validateCampaign } from '../clients/campaign-validation';
 import { addContacts, createCampaign } from '../clients/campaigns';
-import { present, snakeKeys } from './graphql-args';
+import { type Args, present, snakeKeys } from './graphql-args';
 import { type Operation, rpcOperation, type Unnamed } from './operation';
 import { ByCampaign, byCampaign, CampaignParams, campaignOf } from './resources';
 
 const tags = ['Campaigns'];
+
+/** A CreateCampaignInput as the operations take it: snake_case, nested inputs too. */
+const campaignInput = ({ input }: Args) => present(snakeKeys(input, ['retryConfig', 'callingWindow']));
 const NOT_FOUND = 'Another account\u2019s campaign is answered exactly like a missing one (404).';
 const OPEN =
   'Allowed while the campaign is preparing, scheduled, running or paused; a completed or cancelled campaign is ' +
@@ -73,7 +81,7 @@ export const CAMPAIGN_OPERATIONS = {
       description: 'Creates a campaign with its contacts; it starts at once or at startAt.',
       inputArg: { type: 'CreateCampaignInput', description: 'The campaign and its contacts.' },
     },
-    graphqlArgs: ({ input }) => present(snakeKeys(input, ['retryConfig'])),
+    graphqlArgs: campaignInput,
     rest: {
       method: 'POST',
       url: '/v1/campaigns',
@@ -105,6 +113,55 @@ export const CAMPAIGN_OPERATIONS = {
     run: (deps, input, context) => createCampaign(deps.client, input, context),
     idempotent: true,
   } satisfies Unnamed<Operation<typeof CreateCampaignBody, Campaign>>,
+  'campaigns.validate': {
+    graphql: 'Mutation.validateCampaign',
+    graphqlField: {
+      type: 'CampaignValidation!',
+      description:
+        'A dry run of createCampaign: counts, the first rows of each problem, contacts per time zone and an ETA. Creates nothing.',
+      inputArg: {
+        type: 'CreateCampaignInput',
+        description: 'The campaign and its contacts, as for createCampaign.',
+      },
+    },
+    graphqlArgs: campaignInput,
+    rest: {
+      method: 'POST',
+      url: '/v1/campaigns/validate',
+      tags,
+      summary: 'Validate a campaign (dry run)',
+      description:
+        'Takes the body of POST /v1/campaigns and answers what a create would do with it, creating nothing (no ' +
+        'campaign, no calls). The same checks as create: a body create refuses is refused here with the same 422, ' +
+        'another account’s agent is the same 404, the same 16 MiB and 100,000-contact bounds. ' +
+        '`counts`: total; valid (would be dialed); missing_phone and invalid_phone (classified exactly as create ' +
+        'does), invalid (their sum); duplicate (a repeat of a number earlier in the list); do_not_call (a number on ' +
+        'the account’s do-not-call list now; a listed number repeated counts once here and as duplicate after). ' +
+        `\`problems\`: the first ${VALIDATION_SAMPLE_ROWS} rows of each kind, by position, with the value. ` +
+        '`time_zones`: the valid contacts per zone, read as calling_window reads them (a contact’s `timezone` ' +
+        'key, else its number’s prefix, else fallback_timezone; a campaign-wide timezone for all). A number ' +
+        'whose prefix spans several zones is listed under the zones joined by "," (e.g. a whole country code). ' +
+        'Without a calling_window, zones are reported as if its timezone were `recipient` with fallback UTC. ' +
+        '`eta`: a fluid model: max_concurrent_calls calls at once, each lasting the agent’s average (the mean ' +
+        `of its last ${CALL_STATS_SAMPLE} ended calls, dial to end; ${DEFAULT_CALL_SECONDS} s when it has none), ` +
+        'so cap / average contacts a second; with a calling_window, only while a contact’s window is open, ' +
+        'time stepped from one window edge to the next with the open zones sharing the cap in proportion to what ' +
+        'each has left; the cap is max_concurrent_calls, or the account’s own limit on calls at once when lower ' +
+        '(its other calls not counted). It starts at start_at or now; retries are not counted (each contact one ' +
+        'call). eta_seconds and estimated_completion_at are null beyond five years. Scope campaigns:write, as ' +
+        'create: a dry run is the first step of a create.',
+      body: CreateCampaignBody,
+      bodyExample: REQUEST_EXAMPLES.createCampaign,
+      status: 200,
+      answers: 'What a create would dial and skip, per zone, and how long it would take',
+      errors: [401, 403, 404, 413, 415, 422],
+    },
+    scope: 'campaigns:write',
+    input: CreateCampaignBody,
+    reply: CampaignValidation,
+    // Not an rpcOperation: the contacts are lent to the campaign service on a subject of the gateway's.
+    run: (deps, input, context) => validateCampaign(deps.client, input, context),
+  } satisfies Unnamed<Operation<typeof CreateCampaignBody, CampaignValidation>>,
   'campaigns.list': rpcOperation({
     graphql: 'Query.campaigns',
     graphqlField: {

@@ -1,10 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Campaign } from '@voice/shared';
-import { createTestDatabase, infraModes, type TestDatabase, testInfra } from '@voice/shared/testing';
+import { createTestDatabase, infraModes, type TestDatabase } from '@voice/shared/testing';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PlatformProcess, spawnPlatform, spawnService, waitForOutput } from '../support/process';
+import {
+  natsProcessEnv,
+  type PlatformProcess,
+  spawnPlatform,
+  spawnService,
+  waitForOutput,
+} from '../support/process';
 import {
   campaignApi,
   completingNumbers,
@@ -74,17 +80,10 @@ describe.runIf(infraModes().includes('nats'))('campaign service replicas (NATS +
   beforeAll(async () => {
     database = await createTestDatabase('nats');
     sql = postgres(database.url, { max: 2, onnotice: () => {} });
-    env = {
-      NATS_URL: testInfra().natsUrl!,
-      DATABASE_URL: database.url,
-      BUS_PREFIX: `campaigns${randomBytes(6).toString('hex')}`,
-      ADMIN_TOKEN: adminToken,
-      RECORDING_URL_SECRET: `recording-${randomBytes(24).toString('hex')}`,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      SIM_TIME_SCALE: String(SIM_TIME_SCALE),
-      DATABASE_POOL_SIZE: '4',
-    };
+    env = natsProcessEnv(
+      { databaseUrl: database.url, prefix: 'campaigns', adminToken, simTimeScale: SIM_TIME_SCALE },
+      { DATABASE_POOL_SIZE: '4' },
+    );
     const [gateway, agent, call, telephony, ...campaign] = await Promise.all([
       spawnPlatform('gateway', env),
       spawnService('agent', env),

@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { testInfra } from '@voice/shared/testing';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -85,4 +87,27 @@ export async function spawnService(
   const proc = await spawnPlatform(role, { ...env, LOG_LEVEL: 'info' }, { waitForUrl: false });
   await waitForOutput(proc, /"msg":"started"/);
   return proc;
+}
+
+/**
+ * The environment a test's service processes share on NATS: the test's database, a bus prefix of
+ * their own (`prefix` and random hex: subjects, streams and durables apart from any other run's),
+ * the test's admin token, a recording link secret, an ephemeral port on loopback and, when given,
+ * the simulated carrier's time scale. `extra` adds settings or overrides these.
+ */
+export function natsProcessEnv(
+  options: { databaseUrl: string; prefix: string; adminToken: string; simTimeScale?: number },
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    NATS_URL: testInfra().natsUrl!,
+    DATABASE_URL: options.databaseUrl,
+    BUS_PREFIX: `${options.prefix}${randomBytes(6).toString('hex')}`,
+    ADMIN_TOKEN: options.adminToken,
+    RECORDING_URL_SECRET: `recording-${randomBytes(24).toString('hex')}`,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    ...(options.simTimeScale === undefined ? {} : { SIM_TIME_SCALE: String(options.simTimeScale) }),
+    ...extra,
+  };
 }

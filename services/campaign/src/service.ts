@@ -10,6 +10,7 @@ import { CampaignsApp } from './app/campaigns';
 import { CampaignControl } from './app/control';
 import { Dispatcher } from './app/dispatcher';
 import { campaignMetrics } from './app/metrics';
+import { CampaignValidator } from './app/validation';
 import { serveCampaigns } from './handlers/campaigns';
 
 export interface CampaignServiceOptions {
@@ -38,7 +39,7 @@ export function createCampaignService(
     name: 'campaign',
     subscriptions: [
       serveHealth(deps, 'campaign'),
-      ...serveCampaigns(deps, campaigns, control),
+      ...serveCampaigns(deps, campaigns, control, new CampaignValidator({ bus: deps.bus })),
       consumeCampaignCallEnded({
         bus: deps.bus,
         sql: deps.sql,

@@ -1,5 +1,6 @@
 export { defaultRetryDelayMs } from './durable-policy';
 export * from './errors';
+export { decodeExportChunk, type ExportChunkBytes, encodeExportChunk } from './export-chunk-wire';
 export { InProcessBus, type InProcessBusOptions } from './in-process';
 export { NatsBus, type NatsBusOptions } from './nats';
 export { DurablePublishRefusedError } from './nats/pub-ack';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CallingWindow } from './calling-window';
 import { DateTime, E164, JsonObject, PageQuery, Uuid } from './common';
 import { nameText } from './text';
 
@@ -129,6 +130,9 @@ export const CampaignSettings = z.object({
     .describe('Most calls of this campaign that are not final at any moment'),
   retry_config: RetryConfig.optional().describe('Retry rules; without them each contact is dialed once'),
   start_at: DateTime.optional().describe('Start later: the campaign is scheduled until then'),
+  calling_window: CallingWindow.optional().describe(
+    'When contacts may be called, in local time; without one, at any time',
+  ),
 });
 export type CampaignSettings = z.infer<typeof CampaignSettings>;
 

@@ -82,6 +82,14 @@ export const AddDoNotCallChunk = AddDoNotCallBody.extend({
   numbers: z.array(E164).min(1).max(DO_NOT_CALL_CHUNK),
 });
 
+/**
+ * A batched check, as it travels on the bus: at most DO_NOT_CALL_CHUNK numbers a message (a
+ * message of 100,000 would outgrow NATS's default 1 MiB); a caller with more sends several.
+ */
+export const CheckDoNotCallChunk = z.object({ numbers: z.array(E164).min(1).max(DO_NOT_CALL_CHUNK) });
+/** The numbers of a check that are listed (each once). */
+export const DoNotCallListed = z.object({ listed: z.array(E164) });
+
 /** One number of the list, as a request names it. */
 export const DoNotCallNumberRequest = z.object({ number: E164.describe(describe.number) });
 

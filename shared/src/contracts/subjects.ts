@@ -38,9 +38,17 @@ import {
   StartCampaignRequest,
   UpdateCampaignRequest,
 } from './campaign';
+import { AgentCallStats, CampaignValidation, ValidateCampaignRequest } from './campaign-validation';
 import { DateTime, E164, Page, PageQuery, Uuid } from './common';
 import { AgentType, AgentTypesRequest, AiModel, Industry, Language, Voice } from './discovery';
-import { AddDoNotCallChunk, DoNotCallAdded, DoNotCallEntry, DoNotCallNumberRequest } from './do-not-call';
+import {
+  AddDoNotCallChunk,
+  CheckDoNotCallChunk,
+  DoNotCallAdded,
+  DoNotCallEntry,
+  DoNotCallListed,
+  DoNotCallNumberRequest,
+} from './do-not-call';
 import { rpc } from './rpc-contract';
 import {
   CreateSipTrunkBody,
@@ -172,6 +180,8 @@ export const CALL = {
   ),
   /** Account-scoped: the account's limit and its calls dialed and waiting now (GET /v1/me). */
   accountLoad: rpc('call.account_load', Empty, AccountLoad),
+  /** Account-scoped: how long the agent's latest ended calls lasted (a campaign dry run's ETA). */
+  agentCallStats: rpc('call.agent_call_stats', AgentIdRequest, AgentCallStats),
 } as const;
 
 /**
@@ -184,6 +194,8 @@ export const DO_NOT_CALL = {
   list: rpc('do_not_call.list', PageQuery, Page(DoNotCallEntry)),
   get: rpc('do_not_call.get', DoNotCallNumberRequest, DoNotCallEntry),
   remove: rpc('do_not_call.remove', DoNotCallNumberRequest, Deleted),
+  /** Which of up to DO_NOT_CALL_CHUNK numbers are listed: one indexed statement, not one per number. */
+  checkMany: rpc('do_not_call.check_many', CheckDoNotCallChunk, DoNotCallListed),
 } as const;
 
 const CampaignIdRequest = z.object({ campaign_id: Uuid });
@@ -220,6 +232,11 @@ export const CAMPAIGN = {
     CampaignIdRequest.extend(ListContactsQuery.shape),
     Page(CampaignContact),
   ),
+  /**
+   * A dry run of a create: nothing is stored. The contacts are fetched from the gateway's
+   * `source` subject (see ValidateCampaignRequest), so no request message grows with the list.
+   */
+  validate: rpc('campaign.validate', ValidateCampaignRequest, CampaignValidation),
 } as const;
 
 export const WEBHOOK = {

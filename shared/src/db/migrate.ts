@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../log';
 import { assertIdentifier, type Sql } from './connect';
+import { applyOutsideTransaction, type MigrationOptions, migrationOptions } from './migrate-outside';
 import type { MigrationSet } from './types';
 
 /** One migration, ready to apply: `version` is the file name without `.sql`. */
@@ -12,6 +13,8 @@ export interface Migration {
   file: string;
   sql: string;
   checksum: string;
+  /** Its directives (migrate-outside.ts): whether it runs outside a transaction, earlier checksums. */
+  options: MigrationOptions;
 }
 
 const FILE_PATTERN = /^\d{3}_[a-z0-9_]+\.sql$/;
@@ -71,7 +74,13 @@ function checksum(text: string): string {
 }
 
 function migration(file: string, sql: string): Migration {
-  return { version: file.replace(/\.sql$/, ''), file, sql, checksum: checksum(sql) };
+  return {
+    version: file.replace(/\.sql$/, ''),
+    file,
+    sql,
+    checksum: checksum(sql),
+    options: migrationOptions(file, sql),
+  };
 }
 
 /** The built-in bus migrations followed by the set's files in name order. */
@@ -104,7 +113,8 @@ export async function migrationsFingerprint(sets: MigrationSet[], log: Logger): 
 /**
  * Brings `set.schema` up to date. A session advisory lock keyed on the schema serialises
  * replicas starting together; each file runs in its own transaction with its bookkeeping row,
- * so a failure leaves every earlier file applied and this one not at all.
+ * so a failure leaves every earlier file applied and this one not at all (but for a file that
+ * runs outside a transaction: migrate-outside.ts).
  */
 export async function migrate(sql: Sql, set: MigrationSet, log: Logger): Promise<{ applied: string[] }> {
   const schema = assertIdentifier(set.schema);
@@ -141,7 +151,9 @@ async function applyPending(
   const applied: string[] = [];
   for (const m of migrations) {
     if (known.has(m.version)) {
-      if (known.get(m.version) !== m.checksum) {
+      const recorded = known.get(m.version);
+      // Recorded with an earlier text the file names as having the same effect: applied.
+      if (recorded !== m.checksum && !(recorded && m.options.appliedAs.includes(recorded))) {
         throw new Error(
           `migration ${schema}/${m.file} was changed after it was applied (checksum mismatch); ` +
             'add a new migration file instead of editing an applied one',
@@ -158,6 +170,15 @@ async function applyPending(
 
 /** `sql.begin` is not available on a reserved connection, so the transaction is spelled out. */
 async function applyOne(conn: Sql, schema: string, m: Migration): Promise<void> {
+  if (m.options.outsideTransaction) {
+    try {
+      await applyOutsideTransaction(conn, schema, m.sql);
+    } catch (error) {
+      throw new Error(`migration ${schema}/${m.file} failed: ${(error as Error).message}`, { cause: error });
+    }
+    await conn`insert into ${conn(schema)}.schema_migrations (version, checksum) values (${m.version}, ${m.checksum})`;
+    return;
+  }
   await conn.unsafe('BEGIN');
   try {
     await conn.unsafe(m.sql);

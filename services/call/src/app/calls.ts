@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type AgentCallStats,
   type AgentCopies,
   type AgentSnapshot,
   AppError,
@@ -33,6 +34,7 @@ import {
 } from '../carrier/index';
 import { callRepository, newCallRow } from '../db/call-repository';
 import { agentCopy, type CallRow, toCall } from '../db/call-rows';
+import { agentCallStats } from '../db/call-stats-repository';
 import { PlacementWriter } from '../db/placement-writer';
 import type { PromptStore } from '../db/prompt-store';
 import { TransitionWriter } from '../db/transition-writer';
@@ -261,6 +263,11 @@ export class CallsApp {
     const row = await callRepository.find(this.options.sql, accountId, callId);
     if (!row) throw new AppError('CALL_NOT_FOUND');
     return toCall(row);
+  }
+
+  /** How long the agent's latest ended calls lasted (a campaign dry run's ETA). */
+  agentCallStats(accountId: string, agentId: string): Promise<AgentCallStats> {
+    return agentCallStats(this.options.sql, accountId, agentId);
   }
 
   async list(accountId: string, filters: CallFilters, page: PageQuery): Promise<PageOf<Call>> {

@@ -28,6 +28,11 @@ export class DoNotCallApp {
     return entry;
   }
 
+  /** Which of the numbers are listed (a campaign dry run checks its whole list in a few of these). */
+  async checkMany(accountId: string, numbers: readonly string[]): Promise<{ listed: string[] }> {
+    return { listed: await doNotCallRepository.listedAmong(this.sql, accountId, numbers) };
+  }
+
   async remove(accountId: string, number: string): Promise<{ deleted: true }> {
     if (!(await doNotCallRepository.remove(this.sql, accountId, number))) throw notListed();
     return { deleted: true };

@@ -49,6 +49,14 @@ export const doNotCallRepository = {
     return row !== undefined;
   },
 
+  /** Which of the numbers the account lists: one statement, the numbers as one array parameter. */
+  async listedAmong(db: Db, accountId: string, numbers: readonly string[]): Promise<string[]> {
+    const rows = await db<{ number: string }[]>`
+      SELECT number FROM call.do_not_call
+      WHERE account_id = ${accountId} AND number = ANY(${numbers as string[]}::text[])`;
+    return rows.map((row) => row.number);
+  },
+
   async remove(db: Db, accountId: string, number: string): Promise<boolean> {
     const removed = await db`
       DELETE FROM call.do_not_call WHERE account_id = ${accountId} AND number = ${number}`;

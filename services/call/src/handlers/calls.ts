@@ -1,6 +1,7 @@
 import {
   CALL,
   DO_NOT_CALL,
+  encodeExportChunk,
   requireAccount,
   type ServiceDeps,
   type Subscription,
@@ -35,7 +36,7 @@ export function serveCalls(
     serveRpc(
       deps.bus,
       CALL.exportChunk,
-      (request, ctx) => exports.chunk(requireAccount(ctx), request),
+      async (request, ctx) => encodeExportChunk(await exports.chunk(requireAccount(ctx), request)),
       options,
     ),
     serveRpc(deps.bus, CALL.recordingInfo, ({ call_id }) => recordings.info(call_id), options),
@@ -57,6 +58,18 @@ export function serveCalls(
       deps.bus,
       DO_NOT_CALL.remove,
       ({ number }, ctx) => doNotCall.remove(requireAccount(ctx), number),
+      options,
+    ),
+    serveRpc(
+      deps.bus,
+      DO_NOT_CALL.checkMany,
+      ({ numbers }, ctx) => doNotCall.checkMany(requireAccount(ctx), numbers),
+      options,
+    ),
+    serveRpc(
+      deps.bus,
+      CALL.agentCallStats,
+      ({ agent_id }, ctx) => calls.agentCallStats(requireAccount(ctx), agent_id),
       options,
     ),
     // Internal and unscoped, like the recording subjects: only the gateway's admin routes send it.

@@ -1,12 +1,14 @@
 import { CAMPAIGN, rpcServer, type ServiceDeps, type Subscription } from '@voice/shared';
 import type { CampaignsApp } from '../app/campaigns';
 import type { CampaignControl } from '../app/control';
+import type { CampaignValidator } from '../app/validation';
 
 /** Campaign operations over the bus: decode, call the use case for the caller's account, encode. */
 export function serveCampaigns(
   deps: ServiceDeps,
   campaigns: CampaignsApp,
   control: CampaignControl,
+  validator: CampaignValidator,
 ): Subscription[] {
   const rpc = rpcServer(deps.bus, { queue: 'campaign', log: deps.log });
   return [
@@ -41,5 +43,7 @@ export function serveCampaigns(
     rpc.forAccount(CAMPAIGN.listContacts, ({ campaign_id, status, ...page }, accountId) =>
       campaigns.listContacts(accountId, campaign_id, status, page),
     ),
+    // The whole context: the dry run asks the agent and call services on the caller's behalf.
+    rpc.serve(CAMPAIGN.validate, (request, ctx) => validator.validate(ctx, request)),
   ];
 }

@@ -73,7 +73,9 @@ export class ReplyParts {
   /** The whole reply body: the message's own when it is whole, else joined with the parts fetched. */
   async join(first: { data: Uint8Array; headers?: MsgHdrs | undefined }, timeoutMs: number): Promise<string> {
     const count = Number(first.headers?.get(PARTS_HEADER) || '1');
-    if (count <= 1) return Buffer.from(first.data).toString('utf8');
+    // A view of the message's bytes, not a copy of them (Buffer.from of a Uint8Array copies).
+    if (count <= 1)
+      return Buffer.from(first.data.buffer, first.data.byteOffset, first.data.byteLength).toString('utf8');
     const token = first.headers!.get(TOKEN_HEADER);
     const source = first.headers!.get(SOURCE_HEADER);
     const chunks: Uint8Array[] = [first.data];
