@@ -67,6 +67,16 @@ function drift(
   }
   // A constant (direction `outbound`, currency `USD`) may be a String.
   if (def.type === 'literal' && isScalarType(named) && named.name === 'String') return;
+  // So may a union of strings (a calling window's zone: `recipient` or an IANA name).
+  if (def.type === 'union' && isScalarType(named) && named.name === 'String') {
+    const members = (def.options as z.ZodType[]).map((option) => defOf(unwrap(option).schema));
+    const strings = members.every(
+      (m) =>
+        m.type === 'string' ||
+        (m.type === 'literal' && (m.values as unknown[]).every((v) => typeof v === 'string')),
+    );
+    if (strings) return;
+  }
   if (def.type === 'enum' || def.type === 'literal') {
     const values = def.type === 'enum' ? Object.values(def.entries as object) : (def.values as unknown[]);
     if (!isEnumType(named)) return found.push(`${path}: ${named.name} where the contract has an enum`);

@@ -2,7 +2,7 @@ import { migrations as agentMigrations, createAgentService } from '@voice/agent-
 import { migrations as callMigrations, createCallService, type TelephonyProvider } from '@voice/call-service';
 import { migrations as campaignMigrations, createCampaignService } from '@voice/campaign-service';
 import { migrations as gatewayMigrations } from '@voice/gateway';
-import type { MigrationSet, ServiceDeps, ServiceHandle, ServiceName } from '@voice/shared';
+import type { Clock, MigrationSet, ServiceDeps, ServiceHandle, ServiceName } from '@voice/shared';
 import type { RecordingStore } from '@voice/shared/recordings';
 import { createTelephonyService, migrations as telephonyMigrations } from '@voice/telephony-service';
 import { createWebhookService, migrations as webhookMigrations } from '@voice/webhook-service';
@@ -17,6 +17,8 @@ export interface ServiceOptions {
   callProvider?: TelephonyProvider | undefined;
   /** Where real calls' recordings are kept: the store every gateway serves them from. */
   recordingStore?: (() => Promise<RecordingStore>) | undefined;
+  /** The time the campaign service judges calling windows and due contacts by (tests move it). */
+  campaignClock?: Clock | undefined;
 }
 
 export interface ServiceComponent {
@@ -32,7 +34,11 @@ export const SERVICES: Record<ServiceName, ServiceComponent> = {
     create: (deps, { callProvider }) =>
       createCallService(deps, callProvider ? { provider: callProvider } : {}),
   },
-  campaign: { migrations: campaignMigrations, create: (deps) => createCampaignService(deps) },
+  campaign: {
+    migrations: campaignMigrations,
+    create: (deps, { campaignClock }) =>
+      createCampaignService(deps, campaignClock ? { clock: campaignClock } : {}),
+  },
   webhook: { migrations: webhookMigrations, create: (deps) => createWebhookService(deps) },
   telephony: {
     migrations: telephonyMigrations,

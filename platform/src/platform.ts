@@ -1,6 +1,7 @@
 import type { TelephonyProvider } from '@voice/call-service';
 import { buildGateway, type Gateway, type GatewayDeps } from '@voice/gateway';
 import {
+  type Clock,
   type Config,
   httpLimits,
   instrumentBus,
@@ -21,6 +22,7 @@ import { ensureDevelopmentKey } from './dev-account';
 import { applyHeapGrowthPolicy, defaultHeapGrowthPercent } from './heap-policy';
 import { type Infrastructure, openInfrastructure, runStages, StartupCleanupError } from './infrastructure';
 import { recordingSecret } from './recording-secret';
+import { testClockFromEnvironment } from './test-clock';
 
 export interface RunningPlatform {
   role: Role;
@@ -60,6 +62,11 @@ export interface PlatformOptions {
   embedded: boolean;
   /** The telephone network the call service dials through; the simulated carrier by default. */
   callProvider?: TelephonyProvider;
+  /**
+   * The time the campaign service judges calling windows and due contacts by: a test's clock it
+   * moves; else VOICE_TEST_CLOCK's (test runs only, see test-clock.ts); else real time.
+   */
+  campaignClock?: Clock;
   /** Extra gateway surfaces (GraphQL, tRPC, test routes). */
   surfaces?: FastifyPluginAsync<GatewayDeps>[];
   /**
@@ -91,6 +98,8 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
   const { config, log, role, signal } = options;
   applyHeapGrowthPolicy(config.HEAP_GROWTH_PERCENT ?? defaultHeapGrowthPercent(role));
   const components = componentsOf(role);
+  // Parsed before anything starts: a test clock set where it must not be refuses the start.
+  const campaignClock = options.campaignClock ?? testClockFromEnvironment(process.env, log);
   const infrastructure = await openInfrastructure(config, log, `voice-${role}`, signal);
   const services = new Map<ServiceName, ServiceHandle>();
   // One registry for everything this process runs; the bus times every request on both sides.
@@ -140,6 +149,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         SERVICES[component].create(deps, {
           callProvider: options.callProvider,
           recordingStore: () => infrastructure.recordingStore(),
+          campaignClock,
         }),
       );
     }

@@ -18,6 +18,7 @@ import {
   SipTrunkHealth,
   SKIP_REASONS,
   WEBHOOK_EVENT_KINDS,
+  WEEKDAYS,
 } from '@voice/shared';
 
 /** Each GraphQL enum (declared, with its values' descriptions, in type-defs.ts) over the values records carry. */
@@ -26,6 +27,7 @@ export const ENUM_VALUES: Record<string, readonly string[]> = {
   CampaignStatus: CAMPAIGN_STATUSES,
   ContactState: CONTACT_STATES,
   RetryableStatus: RETRYABLE_STATUSES,
+  Weekday: WEEKDAYS,
   Sentiment: ['positive', 'neutral', 'negative'],
   Carrier: CARRIERS,
   PromptSource: ['generated', 'custom'],

@@ -61,6 +61,16 @@ export const typeDefs = /* GraphQL */ `
     "A voicemail machine answered." VOICEMAIL
     "The call could not be carried." FAILED
   }
+  "A day of the week, in the zone a calling window is judged in."
+  enum Weekday {
+    "Monday." MON
+    "Tuesday." TUE
+    "Wednesday." WED
+    "Thursday." THU
+    "Friday." FRI
+    "Saturday." SAT
+    "Sunday." SUN
+  }
   "The tone of the person called over the conversation."
   enum Sentiment {
     "Positive." POSITIVE
@@ -244,6 +254,12 @@ export const typeDefs = /* GraphQL */ `
   }
 
   type RetryConfig { onStatuses: [RetryableStatus!]! maxRetries: Int! intervalSeconds: Int! }
+  type CallingWindow {
+    days: [Weekday!]! start: String! end: String!
+    "\`recipient\` (each contact's own zone) or one IANA zone."
+    timezone: String!
+    fallbackTimezone: String!
+  }
   type CampaignCounts {
     total: Int! pending: Int! inProgress: Int! completed: Int! noAnswer: Int! failed: Int! voicemail: Int!
     busy: Int! skipped: Int! cancelled: Int!
@@ -253,7 +269,10 @@ export const typeDefs = /* GraphQL */ `
     "The agent that makes its calls, as it is now; null once it was deleted."
     agent: Agent
     phoneNumber: String! phoneColumn: String!
-    maxConcurrentCalls: Int! retryConfig: RetryConfig status: CampaignStatus! counts: CampaignCounts!
+    maxConcurrentCalls: Int! retryConfig: RetryConfig
+    "When its contacts may be called, in local time; null when at any time."
+    callingWindow: CallingWindow
+    status: CampaignStatus! counts: CampaignCounts!
     startAt: DateTime createdAt: DateTime! startedAt: DateTime finishedAt: DateTime
     "Why preparing the contact list failed (the campaign was cancelled); null otherwise."
     failureReason: String
@@ -355,12 +374,14 @@ ${page('WebhookDeliveryPage', 'WebhookDelivery', 'webhook deliveries')}
   input AddDoNotCallInput { numbers: [String!]! reason: String source: DoNotCallAddSource }
   input MakeCallInput { agentId: ID! sourceNumber: String! phoneNumber: String! metadata: JSON }
   input RetryConfigInput { onStatuses: [RetryableStatus!] maxRetries: Int intervalSeconds: Int }
-  "When contacts may be called, in local time (see the REST CallingWindow)."
-  input CallingWindowInput { days: [String!] start: String! end: String! timezone: String fallbackTimezone: String }
+  "When contacts may be called: HH:MM start and end (24:00 allowed) on the days given, in each recipient's zone or one."
+  input CallingWindowInput {
+    days: [Weekday!] start: String! end: String! timezone: String fallbackTimezone: String
+  }
   input CreateCampaignInput {
     name: String! agentId: ID! phoneNumber: String! phoneColumn: String
     contacts: [JSON!]!
-    maxConcurrentCalls: Int retryConfig: RetryConfigInput startAt: DateTime callingWindow: CallingWindowInput
+    maxConcurrentCalls: Int retryConfig: RetryConfigInput callingWindow: CallingWindowInput startAt: DateTime
   }
   "Changes to a campaign: omitted fields keep their value; retryConfig null stops retrying."
   input UpdateCampaignInput { name: String maxConcurrentCalls: Int retryConfig: RetryConfigInput }

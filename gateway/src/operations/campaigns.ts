@@ -96,7 +96,10 @@ export const CAMPAIGN_OPERATIONS = {
         'whitespace ignored) `invalid_phone`; a number already earlier in the list `duplicate` (dialed once). None of ' +
         'these fail the request. Each call carries metadata.campaign_id and, as metadata.contact, the contact\u2019s ' +
         'other keys. retry_config (optional) dials a contact again interval_seconds after an outcome listed in ' +
-        'on_statuses, up to max_retries more times. Without start_at the campaign is running at once; with it (in the ' +
+        'on_statuses, up to max_retries more times. calling_window (optional) dials contacts only inside a window of ' +
+        'local time (days, start, end; in each recipient\u2019s zone: its `timezone` key, else inferred from its ' +
+        'number, else fallback_timezone; or in one IANA zone): a contact outside it waits, pending with next_attempt_at ' +
+        'at the next opening, and so does a retry falling outside it (docs/api-guide.md, "Calling windows"). Without start_at the campaign is running at once; with it (in the ' +
         'future, else 422) it is scheduled until then. Never more than max_concurrent_calls of its calls are not ' +
         'final at any moment. Send an `Idempotency-Key` to make retries safe: a repeat with the same body returns ' +
         'the first response and creates and dials nothing again; the same key with another body is a 409.',

@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { TelephonyProvider } from '@voice/call-service';
 import type { GatewayDeps } from '@voice/gateway';
-import { type Config, ConfigSchema, createLogger, JetStreamRecordingStore, type Logger } from '@voice/shared';
+import {
+  type Clock,
+  type Config,
+  ConfigSchema,
+  createLogger,
+  JetStreamRecordingStore,
+  type Logger,
+} from '@voice/shared';
 import { createTestDatabase, type InfraMode, testInfra } from '@voice/shared/testing';
 import type { FastifyPluginAsync } from 'fastify';
 import { pino } from 'pino';
@@ -34,6 +41,8 @@ export interface TestPlatformOptions {
   databaseUrl?: string;
   /** Stands in for the telephone network (default: the simulated carrier). */
   callProvider?: TelephonyProvider;
+  /** The campaign service's clock (calling windows, due retries): a ManualClock the test moves. */
+  campaignClock?: Clock;
 }
 
 function captureLogger(lines: Record<string, unknown>[]): Logger {
@@ -86,6 +95,7 @@ export async function startTestPlatform(
     embedded: true,
     ...(options.surfaces ? { surfaces: options.surfaces } : {}),
     ...(options.callProvider ? { callProvider: options.callProvider } : {}),
+    ...(options.campaignClock ? { campaignClock: options.campaignClock } : {}),
   });
   return {
     mode,

@@ -1,16 +1,20 @@
 import {
+  type Clock,
   defineService,
   type ServiceDeps,
   type ServiceHandle,
   serveHealth,
   startOutboxRelay,
+  systemClock,
 } from '@voice/shared';
 import { consumeCampaignCallEnded } from './app/call-ended-consumer';
 import { CampaignsApp } from './app/campaigns';
 import { CampaignControl } from './app/control';
 import { Dispatcher } from './app/dispatcher';
 import { campaignMetrics } from './app/metrics';
+import { numberZoneTable } from './app/number-zone-table';
 import { CampaignValidator } from './app/validation';
+import { numberZones } from './domain/number-zones';
 import { serveCampaigns } from './handlers/campaigns';
 
 export interface CampaignServiceOptions {
@@ -20,6 +24,11 @@ export interface CampaignServiceOptions {
   placementLeaseMs?: number;
   /** Age after which a draft (a create whose upload never finished) is deleted. */
   draftMaxAgeMs?: number;
+  /**
+   * The time calling windows and due contacts (retries, scheduled starts) are judged by: real time
+   * unless a test plugs in one it moves.
+   */
+  clock?: Clock;
 }
 
 /**
@@ -32,7 +41,10 @@ export function createCampaignService(
 ): ServiceHandle {
   let dispatcher: Dispatcher | undefined;
   const wake = () => dispatcher?.wake();
-  const campaigns = new CampaignsApp({ sql: deps.sql, bus: deps.bus, onRunnable: wake });
+  const clock = options.clock ?? systemClock;
+  // Loaded now, so an install missing the number-to-zone data fails at start, not at a dial.
+  const zoneTable = numberZoneTable();
+  const campaigns = new CampaignsApp({ sql: deps.sql, bus: deps.bus, onRunnable: wake, clock });
   const control = new CampaignControl({ sql: deps.sql, onRunnable: wake });
   const metrics = deps.metrics && campaignMetrics(deps.metrics, deps.sql, deps.log);
   return defineService({
@@ -70,6 +82,8 @@ export function createCampaignService(
           placementLeaseMs: options.placementLeaseMs ?? 10_000,
           draftMaxAgeMs: options.draftMaxAgeMs ?? 3_600_000,
           metrics,
+          clock,
+          zonesOfNumber: (e164) => numberZones(zoneTable, e164),
         });
         running.start();
         dispatcher = running;

@@ -8,6 +8,7 @@ import {
   InProcessBus,
   migrate,
   type Sql,
+  systemClock,
 } from '@voice/shared';
 import { createTestDatabase, infraModes, type TestDatabase } from '@voice/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,7 +64,7 @@ describe.each(infraModes())('campaign preparation (%s)', (mode) => {
     sql = createSql(db.url, { max: 4, log, applicationName: 'campaign-preparation-test' });
     await migrate(sql, migrations, log);
     bus = new InProcessBus({ requestTimeoutMs: 2_000, log });
-    app = new CampaignsApp({ sql, bus, onRunnable: () => {} });
+    app = new CampaignsApp({ sql, bus, onRunnable: () => {}, clock: systemClock });
   });
   afterAll(async () => {
     await bus?.close();

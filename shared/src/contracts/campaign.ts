@@ -81,6 +81,9 @@ export const Campaign = z
     phone_column: z.string().describe('The key of each contact that holds the number to dial'),
     max_concurrent_calls: z.number().int().describe('Most of its calls that are not final at any moment'),
     retry_config: RetryConfig.nullable().describe('Its retry rules; null when contacts are dialed once'),
+    calling_window: CallingWindow.nullable().describe(
+      'When its contacts may be called, in local time; null when at any time',
+    ),
     status: CampaignStatus.describe(
       'preparing (a large list still being checked for duplicates; then scheduled or running on its own), scheduled, running, paused, completed or cancelled',
     ),
@@ -129,10 +132,10 @@ export const CampaignSettings = z.object({
     .default(1)
     .describe('Most calls of this campaign that are not final at any moment'),
   retry_config: RetryConfig.optional().describe('Retry rules; without them each contact is dialed once'),
-  start_at: DateTime.optional().describe('Start later: the campaign is scheduled until then'),
   calling_window: CallingWindow.optional().describe(
-    'When contacts may be called, in local time; without one, at any time',
+    'When contacts may be called, in each recipient\u2019s local time (or one zone): a contact outside its window waits and is dialed when it opens, a retry too. Without it contacts are called at any time',
   ),
+  start_at: DateTime.optional().describe('Start later: the campaign is scheduled until then'),
 });
 export type CampaignSettings = z.infer<typeof CampaignSettings>;
 
@@ -189,7 +192,9 @@ export const CampaignContact = z
       .string()
       .nullable()
       .describe('Why the contact failed without a call outcome (e.g. its agent was deleted)'),
-    next_attempt_at: DateTime.nullable().describe('When a retry is due (pending contacts only)'),
+    next_attempt_at: DateTime.nullable().describe(
+      'When a pending contact is due again: its retry, or the next opening of its calling window',
+    ),
     updated_at: DateTime.describe('When it last changed'),
   })
   .meta({ id: 'CampaignContact', description: 'One contact of a campaign and how calling it went' });

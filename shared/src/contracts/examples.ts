@@ -52,9 +52,10 @@ export const REQUEST_EXAMPLES = {
     phone_number: '+14155550100',
     max_concurrent_calls: 2,
     retry_config: { on_statuses: ['no_answer', 'busy'], max_retries: 1, interval_seconds: 600 },
+    calling_window: { days: ['mon', 'tue', 'wed', 'thu', 'fri'], start: '09:00', end: '20:00' },
     contacts: [
       { phone: '+14155551234', name: 'Jordan', listing: '12 Oak St' },
-      { phone: '+14155552345', name: 'Sam', listing: '7 Elm Ave' },
+      { phone: '+12125552345', name: 'Sam', listing: '7 Elm Ave', timezone: 'America/New_York' },
     ],
   } satisfies z.input<typeof CreateCampaignBody>,
   updateCampaign: {

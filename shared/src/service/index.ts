@@ -1,5 +1,6 @@
 export * from './agent-copies';
 export * from './call-ended';
+export * from './clock';
 export * from './poll-loop';
 export * from './poll-worker';
 export * from './service';

@@ -9,6 +9,7 @@ import {
   type CampaignContact,
   type CampaignSettings,
   type CampaignStatus,
+  type Clock,
   CONTACTS_MAX,
   type ContactRow,
   type ContactState,
@@ -44,6 +45,8 @@ export interface CampaignsOptions {
   bus: Bus;
   /** A campaign may have become dialable (started, resumed, a slot freed): dispatch now. */
   onRunnable: () => void;
+  /** The time a retry's due time counts from (tests move it). */
+  clock: Clock;
 }
 
 const notFound = () => new AppError('CAMPAIGN_NOT_FOUND');
@@ -201,7 +204,8 @@ export class CampaignsApp {
     });
     await this.endAttempt(tx, found, {
       state: decision.state,
-      nextAttemptAt: decision.outcome === 'retry' ? new Date(Date.now() + decision.delayMs) : null,
+      nextAttemptAt:
+        decision.outcome === 'retry' ? new Date(this.options.clock.now().getTime() + decision.delayMs) : null,
     });
     return true;
   }

@@ -3,10 +3,13 @@ import {
   AppError,
   type Bus,
   CALL,
+  type CallingWindow,
+  type Clock,
   callRpc,
   type Logger,
   PollWorker,
   type Sql,
+  type TransactionSql,
   transaction,
 } from '@voice/shared';
 import { additionRepository } from '../db/addition-repository';
@@ -14,6 +17,7 @@ import { campaignRepository } from '../db/campaign-repository';
 import type { ContactRowDb } from '../db/campaign-rows';
 import { contactRepository } from '../db/contact-repository';
 import { afterPlacementError } from '../domain/attempts';
+import { gateByWindow } from '../domain/window-gate';
 import type { CampaignsApp } from './campaigns';
 import type { CampaignMetrics } from './metrics';
 import { prepareDue } from './preparation';
@@ -31,6 +35,10 @@ export interface DispatcherOptions {
   /** Drafts older than this were abandoned mid-upload and are deleted. */
   draftMaxAgeMs: number;
   metrics?: CampaignMetrics | undefined;
+  /** The time due contacts and calling windows are judged by (tests move it). */
+  clock: Clock;
+  /** The zones a number's prefix names (numberZones over the loaded table). */
+  zonesOfNumber: (e164: string) => readonly string[];
 }
 
 /** Where a claimed contact is dialed from and for whom. */
@@ -43,6 +51,8 @@ interface Placement {
 }
 
 const BATCH = 100;
+/** Due contacts of a windowed campaign judged per claim: those outside their window are deferred. */
+const WINDOW_SCAN = 500;
 const SWEEP_EVERY_MS = 60_000;
 /** How often running campaigns with nothing left open are looked for (see completeIdle). */
 const IDLE_CHECK_EVERY_MS = 5_000;
@@ -72,7 +82,8 @@ export class Dispatcher extends PollWorker {
     });
     await this.step('start scheduled campaigns', () => this.startDueScheduled());
     await this.step('dispatch', async () => {
-      for (const id of await campaignRepository.dispatchable(this.options.sql, BATCH)) {
+      const now = this.options.clock.now();
+      for (const id of await campaignRepository.dispatchable(this.options.sql, BATCH, now)) {
         if (this.loop.isStopped) return;
         await this.dispatch(id);
       }
@@ -105,7 +116,7 @@ export class Dispatcher extends PollWorker {
   /** scheduled -> running once start_at has come. */
   private async startDueScheduled(): Promise<void> {
     const started = await transaction(this.options.sql, async (tx) => {
-      const due = await campaignRepository.lockDueScheduled(tx, BATCH);
+      const due = await campaignRepository.lockDueScheduled(tx, BATCH, this.options.clock.now());
       for (const row of due) {
         const running = await campaignRepository.update(tx, row.id, {
           status: 'running',
@@ -130,7 +141,10 @@ export class Dispatcher extends PollWorker {
       if (!campaign) return [];
       const free = campaign.max_concurrent_calls - inFlight;
       if (free <= 0) return [];
-      const contacts = await contactRepository.claimDue(tx, campaignId, free);
+      const now = this.options.clock.now();
+      const contacts = campaign.calling_window
+        ? await this.claimInWindow(tx, campaign.calling_window, campaignId, free, now)
+        : await contactRepository.claimDue(tx, campaignId, free, now);
       if (contacts.length === 0) return [];
       await afterChange(tx, campaign, {
         moved: [{ from: 'pending', to: 'in_progress', n: contacts.length }],
@@ -150,6 +164,44 @@ export class Dispatcher extends PollWorker {
       );
     });
     for (const placement of claimed) this.track(this.place(placement));
+  }
+
+  /**
+   * Claims up to `free` due contacts of a windowed campaign that are inside their window at `now`;
+   * the due ones before them that are outside it wait, still pending, for its next opening (their
+   * next_attempt_at), which takes them out of the due set until then: no claim reads them again,
+   * and the poll finds them once the clock reaches it. Counts do not move for a wait.
+   */
+  private async claimInWindow(
+    tx: TransactionSql,
+    window: CallingWindow,
+    campaignId: string,
+    free: number,
+    now: Date,
+  ): Promise<ContactRowDb[]> {
+    const scan = Math.max(free, WINDOW_SCAN);
+    const candidates = await contactRepository.dueCandidates(tx, campaignId, scan, now);
+    const decision = gateByWindow(
+      window,
+      candidates.map((c) => ({ id: c.row_id, phone_number: c.phone_number, timezone: c.timezone })),
+      this.options.zonesOfNumber,
+      now,
+      free,
+    );
+    await contactRepository.defer(
+      tx,
+      campaignId,
+      decision.wait.map((w) => ({ rowId: w.id, until: w.until })),
+    );
+    if (decision.wait.length > 0) {
+      this.options.log.debug(
+        { campaign_id: campaignId, waiting: decision.wait.length },
+        'campaign contacts outside their calling window wait for it to open',
+      );
+      // Every candidate judged and still room: more due contacts may follow; look again at once.
+      if (decision.dial.length < free && candidates.length === scan) this.loop.wake();
+    }
+    return contactRepository.claimRows(tx, campaignId, decision.dial);
   }
 
   /**

@@ -35,6 +35,7 @@ export const campaignRepository = {
         phone_column: settings.phone_column,
         max_concurrent_calls: settings.max_concurrent_calls,
         retry_config: settings.retry_config ? db.json(settings.retry_config) : null,
+        calling_window: settings.calling_window ? db.json(settings.calling_window) : null,
         status: 'draft',
         start_at: settings.start_at ?? null,
       } as never)}`;
@@ -167,14 +168,21 @@ export const campaignRepository = {
     return { rows: page.rows, extent };
   },
 
-  /** Running campaigns with a contact due for a dial (they may still be at their cap). */
-  async dispatchable(db: Db, limit: number): Promise<string[]> {
+  /**
+   * Running campaigns with a contact due at `now` (the service's clock) for a dial (they may still
+   * be at their cap). Each test reads one entry of a partial index (migration 006): contacts
+   * waiting for a later time are not read.
+   */
+  async dispatchable(db: Db, limit: number, now: Date): Promise<string[]> {
     const rows = await db<{ id: string }[]>`
       SELECT c.id FROM campaign.campaigns c
-      WHERE c.status = 'running' AND EXISTS (
-        SELECT 1 FROM campaign.contacts k
-        WHERE k.campaign_id = c.id AND k.state = 'pending'
-          AND (k.next_attempt_at IS NULL OR k.next_attempt_at <= now()))
+      WHERE c.status = 'running' AND (
+        EXISTS (
+          SELECT 1 FROM campaign.contacts k
+          WHERE k.campaign_id = c.id AND k.state = 'pending' AND k.next_attempt_at IS NULL)
+        OR EXISTS (
+          SELECT 1 FROM campaign.contacts k
+          WHERE k.campaign_id = c.id AND k.state = 'pending' AND k.next_attempt_at <= ${now}))
       ORDER BY c.created_at LIMIT ${limit}`;
     return rows.map((r) => r.id);
   },
@@ -190,10 +198,10 @@ export const campaignRepository = {
     return rows.map((r) => r.id);
   },
 
-  /** Scheduled campaigns whose start_at has come, locked (other replicas skip them). */
-  async lockDueScheduled(tx: TransactionSql, limit: number): Promise<CampaignRow[]> {
+  /** Scheduled campaigns whose start_at has come by `now` (the service's clock), locked (other replicas skip them). */
+  async lockDueScheduled(tx: TransactionSql, limit: number, now: Date): Promise<CampaignRow[]> {
     return tx<CampaignRow[]>`
-      SELECT * FROM campaign.campaigns WHERE status = 'scheduled' AND start_at <= now()
+      SELECT * FROM campaign.campaigns WHERE status = 'scheduled' AND start_at <= ${now}
       ORDER BY start_at LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
   },
 

@@ -1,4 +1,5 @@
 import {
+  type CallingWindow,
   type Campaign,
   type CampaignContact,
   type CampaignCounts,
@@ -18,6 +19,7 @@ export interface CampaignRow {
   phone_column: string;
   max_concurrent_calls: number;
   retry_config: RetryConfig | null;
+  calling_window: CallingWindow | null;
   status: StoredStatus;
   counts: Partial<CampaignCounts>;
   sequence: number;
@@ -79,6 +81,7 @@ export const CAMPAIGN_COLUMNS = [
   'phone_column',
   'max_concurrent_calls',
   'retry_config',
+  'calling_window',
   'status',
   'counts',
   'start_at',
@@ -118,6 +121,7 @@ export function toCampaign(row: CampaignView): Campaign {
     phone_column: row.phone_column,
     max_concurrent_calls: row.max_concurrent_calls,
     retry_config: row.retry_config,
+    calling_window: row.calling_window,
     status: row.status,
     counts: storedCounts(row),
     start_at: iso(row.start_at),

@@ -8,6 +8,7 @@ import {
   type Sql,
   type TransactionSql,
 } from '@voice/shared';
+import { CONTACT_TIMEZONE_KEY } from '../domain/calling-window';
 import type { ClassifiedContact } from '../domain/contacts';
 import { type CampaignRow, CONTACT_COLUMNS, type ContactRowDb, type ContactView } from './campaign-rows';
 
@@ -16,6 +17,37 @@ type Db = Sql | TransactionSql;
 /** An unconfirmed placement, with what placing it again needs from its campaign. */
 export type UnplacedContact = ContactRowDb &
   Pick<CampaignRow, 'account_id' | 'agent_id'> & { source_number: string };
+
+/** A due pending contact as a calling window judges it: its number and its `timezone` key. */
+export interface DueCandidate {
+  /** Its ctid, as text. */
+  row_id: string;
+  position: number;
+  phone_number: string | null;
+  timezone: unknown;
+}
+
+/**
+ * Due pending contacts in position order, read through the two partial indexes that leave out
+ * the ones waiting for a later time (migration 006): contacts never deferred, and waiting ones
+ * whose time has come.
+ */
+const due = (tx: TransactionSql, campaignId: string, limit: number, now: Date) => tx`
+  SELECT row_id, position FROM (
+    (SELECT ctid AS row_id, position FROM campaign.contacts
+     WHERE campaign_id = ${campaignId} AND state = 'pending' AND next_attempt_at IS NULL
+     ORDER BY position LIMIT ${limit})
+    UNION ALL
+    (SELECT ctid AS row_id, position FROM campaign.contacts
+     WHERE campaign_id = ${campaignId} AND state = 'pending' AND next_attempt_at <= ${now}
+     ORDER BY next_attempt_at LIMIT ${limit})) due
+  ORDER BY position LIMIT ${limit}`;
+
+/** What a claim sets: in progress, one more attempt, under the call id chosen (due.call_id). */
+const claimed = (tx: TransactionSql) => tx`
+  state = 'in_progress', attempts = k.attempts + 1, current_call_id = due.call_id,
+  call_ids = k.call_ids || due.call_id, dispatched_at = now(), placed_at = NULL,
+  next_attempt_at = NULL, updated_at = now()`;
 
 /**
  * The contacts table. Every writer that changes a contact's state holds its campaign's row lock
@@ -112,8 +144,9 @@ export const contactRepository = {
   },
 
   /**
-   * Claims up to `limit` due pending contacts in position order: each is in progress from now on,
-   * with its next attempt's call id chosen here (current_call_id, appended to call_ids).
+   * Claims up to `limit` due pending contacts (due at `now`, the service's clock) in position
+   * order: each is in progress from now on, with its next attempt's call id chosen here
+   * (current_call_id, appended to call_ids).
    *
    * The rows found are updated by their physical address (ctid: stable here, as every writer of
    * a pending contact holds the campaign lock the caller holds), not joined back by position:
@@ -121,19 +154,70 @@ export const contactRepository = {
    * believed the campaign had a handful of rows and drove the join from a scan of all of them,
    * 0.2 s per claim at 100,000 contacts instead of 0.3 ms.
    */
-  async claimDue(tx: TransactionSql, campaignId: string, limit: number): Promise<ContactRowDb[]> {
+  async claimDue(tx: TransactionSql, campaignId: string, limit: number, now: Date): Promise<ContactRowDb[]> {
     return tx<ContactRowDb[]>`
       WITH due AS MATERIALIZED (
-        SELECT ctid AS row_id, gen_random_uuid() AS call_id FROM campaign.contacts
-        WHERE campaign_id = ${campaignId} AND state = 'pending'
-          AND (next_attempt_at IS NULL OR next_attempt_at <= now())
-        ORDER BY position LIMIT ${limit})
-      UPDATE campaign.contacts k SET
-        state = 'in_progress', attempts = k.attempts + 1, current_call_id = due.call_id,
-        call_ids = k.call_ids || due.call_id, dispatched_at = now(), placed_at = NULL,
-        next_attempt_at = NULL, updated_at = now()
+        SELECT row_id, gen_random_uuid() AS call_id FROM (${due(tx, campaignId, limit, now)}) d)
+      UPDATE campaign.contacts k SET ${claimed(tx)}
       FROM due WHERE k.ctid = due.row_id AND k.state = 'pending'
       RETURNING k.*`;
+  },
+
+  /**
+   * Up to `limit` due pending contacts in position order, unclaimed, with what deciding their
+   * calling window needs: for a windowed campaign, which claims (claimRows) the ones inside it and
+   * defers the others. Read under the campaign lock, so the row ids stay valid until commit.
+   */
+  async dueCandidates(
+    tx: TransactionSql,
+    campaignId: string,
+    limit: number,
+    now: Date,
+  ): Promise<DueCandidate[]> {
+    return tx<DueCandidate[]>`
+      SELECT d.row_id::text AS row_id, d.position, k.phone_number, k.data -> ${CONTACT_TIMEZONE_KEY} AS timezone
+      FROM (${due(tx, campaignId, limit, now)}) d JOIN campaign.contacts k ON k.ctid = d.row_id
+      ORDER BY d.position`;
+  },
+
+  /** Claims these due candidates as claimDue does (under the same campaign lock). */
+  async claimRows(
+    tx: TransactionSql,
+    campaignId: string,
+    rowIds: readonly string[],
+  ): Promise<ContactRowDb[]> {
+    if (rowIds.length === 0) return [];
+    return tx<ContactRowDb[]>`
+      WITH due AS MATERIALIZED (
+        SELECT row_id, gen_random_uuid() AS call_id FROM unnest(${rowIds as string[]}::tid[]) AS row_id)
+      UPDATE campaign.contacts k SET ${claimed(tx)}
+      FROM due WHERE k.ctid = due.row_id AND k.campaign_id = ${campaignId} AND k.state = 'pending'
+      RETURNING k.*`;
+  },
+
+  /**
+   * Due candidates outside their calling window wait, still pending, until it opens: their
+   * next_attempt_at takes them out of the due set (and its index) until then.
+   */
+  async defer(
+    tx: TransactionSql,
+    campaignId: string,
+    rows: readonly { rowId: string; until: Date }[],
+  ): Promise<void> {
+    const byTime = new Map<number, string[]>();
+    for (const { rowId, until } of rows) {
+      const ids = byTime.get(until.getTime()) ?? [];
+      ids.push(rowId);
+      byTime.set(until.getTime(), ids);
+    }
+    // One statement per opening: the contacts of a list open at a few instants (their zones').
+    await Promise.all(
+      [...byTime].map(
+        ([at, ids]) => tx`
+          UPDATE campaign.contacts SET next_attempt_at = ${new Date(at)}, updated_at = now()
+          WHERE ctid = ANY(${ids}::tid[]) AND campaign_id = ${campaignId} AND state = 'pending'`,
+      ),
+    );
   },
 
   /**
