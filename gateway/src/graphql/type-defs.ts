@@ -384,7 +384,9 @@ ${page('WebhookDeliveryPage', 'WebhookDelivery', 'webhook deliveries')}
     maxConcurrentCalls: Int retryConfig: RetryConfigInput callingWindow: CallingWindowInput startAt: DateTime
   }
   "Changes to a campaign: omitted fields keep their value; retryConfig null stops retrying."
-  input UpdateCampaignInput { name: String maxConcurrentCalls: Int retryConfig: RetryConfigInput }
+  input UpdateCampaignInput {
+    name: String maxConcurrentCalls: Int retryConfig: RetryConfigInput callingWindow: CallingWindowInput
+  }
   "Contacts to add to a campaign, each a flat object with the number under its phoneColumn."
   input AddCampaignContactsInput { contacts: [JSON!]! }
 `;

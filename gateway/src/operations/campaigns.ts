@@ -38,7 +38,7 @@ const STATES =
 const UpdateCampaignInput = z
   .strictObject({ ...ByCampaign.shape, ...UpdateCampaignBody.shape })
   .refine(({ id: _id, ...changes }) => Object.keys(changes).length > 0, {
-    message: 'must change at least one of name, max_concurrent_calls, retry_config',
+    message: 'must change at least one of name, max_concurrent_calls, retry_config, calling_window',
   })
   .describe(UpdateCampaignBody.description ?? '');
 const AddContactsInput = z
@@ -241,7 +241,7 @@ export const CAMPAIGN_OPERATIONS = {
         'CONFLICT once completed or cancelled.',
       inputArg: { type: 'UpdateCampaignInput', description: 'The changes.' },
     },
-    graphqlArgs: ({ id, input }) => ({ ...snakeKeys(input, ['retryConfig']), id }),
+    graphqlArgs: ({ id, input }) => ({ ...snakeKeys(input, ['retryConfig', 'callingWindow']), id }),
     rest: {
       method: 'PATCH',
       url: '/v1/campaigns/:campaign_id',
@@ -249,12 +249,16 @@ export const CAMPAIGN_OPERATIONS = {
       summary: 'Change a campaign',
       description:
         'Partial: omitted fields keep their value; at least one of name, max_concurrent_calls (1..' +
-        `${MAX_CONCURRENT_CALLS_MAX}) and retry_config is required, and unknown keys are refused (422). ` +
+        `${MAX_CONCURRENT_CALLS_MAX}), retry_config and calling_window is required, and unknown keys are refused ` +
+        '(422). ' +
         'A lower max_concurrent_calls never hangs up a call: calls in flight finish, and no new call is dialed ' +
         'until fewer than the new cap are in flight. A higher one is used at once. retry_config replaces the ' +
         'rules whole (a full RetryConfig, its omitted fields taking their defaults) for the outcomes recorded ' +
         'from now on, `null` stops retrying; a contact already waiting for a retry keeps its time (and is ' +
-        `dialed then). Live subscriptions receive the campaign as changed. ${OPEN} ${NOT_FOUND}`,
+        'dialed then). calling_window replaces the window (`null` removes it) at once: contacts never dialed ' +
+        'that were waiting for an opening of the old window are judged by the new one at their next turn; a ' +
+        'retry keeps its time and is judged by the new window then. Live subscriptions receive the campaign as ' +
+        `changed. ${OPEN} ${NOT_FOUND}`,
       params: CampaignParams,
       body: UpdateCampaignBody,
       bodyExample: REQUEST_EXAMPLES.updateCampaign,

@@ -63,6 +63,18 @@ describe.each(infraModes())('campaigns: live control (%s)', (mode) => {
     expect(await api.get(created.id)).toEqual(renamed.body.data);
     const stopped = await api.send('PATCH', `/v1/campaigns/${created.id}`, { retry_config: null });
     expect(stopped.body.data).toMatchObject({ retry_config: null, name: 'Autumn outreach' });
+    const windowed = await api.send('PATCH', `/v1/campaigns/${created.id}`, {
+      calling_window: { days: ['mon', 'tue'], start: '09:00', end: '17:00', timezone: 'Europe/Paris' },
+    });
+    expect(windowed.status, windowed.text).toBe(200);
+    expect(windowed.body.data.calling_window).toEqual({
+      days: ['mon', 'tue'],
+      start: '09:00',
+      end: '17:00',
+      timezone: 'Europe/Paris',
+      fallback_timezone: 'UTC',
+    });
+    expect((await api.get(created.id)).calling_window).toEqual(windowed.body.data.calling_window);
 
     const bad: [unknown, string[]][] = [
       [{}, ['body']],
@@ -72,6 +84,14 @@ describe.each(infraModes())('campaigns: live control (%s)', (mode) => {
       [{ max_concurrent_calls: 51 }, ['body.max_concurrent_calls']],
       [{ max_concurrent_calls: 2.5 }, ['body.max_concurrent_calls']],
       [{ name: '' }, ['body.name']],
+      [
+        { calling_window: { start: '09:00', end: '17:00', timezone: 'Mars/Olympus' } },
+        ['body.calling_window.timezone'],
+      ],
+      [
+        { calling_window: { days: ['mon', 'tues'], start: '09:00', end: '17:00' } },
+        ['body.calling_window.days.1'],
+      ],
       [
         { retry_config: { max_retries: 9, on_statuses: ['completed'] } },
         ['body.retry_config.max_retries', 'body.retry_config.on_statuses.0'],
@@ -136,6 +156,31 @@ describe.each(infraModes())('campaigns: live control (%s)', (mode) => {
       );
       expect((await api.get(id)).counts.total).toBe(1);
     }
+  });
+
+  it('replaces or removes the calling window: contacts waiting for the old one’s opening are judged again at once', async () => {
+    // A window two hours ahead of now in UTC: closed now, so every contact waits for its opening.
+    const start = (new Date().getUTCHours() + 2) % 24;
+    const hh = (h: number) => `${String(h).padStart(2, '0')}:00`;
+    const closed = { timezone: 'UTC', start: hh(start), end: start === 23 ? '24:00' : hh(start + 1) };
+    const numbers = completingNumbers(3, '+1415566');
+    const created = await api.create(settings({ contacts: contactsOf(numbers), calling_window: closed }));
+    const deadline = Date.now() + 60_000;
+    while (!(await api.contacts(created.id)).every((c) => c.state === 'pending' && c.next_attempt_at)) {
+      if (Date.now() > deadline) throw new Error('the contacts never waited for the window');
+      await new Promise((r) => setTimeout(r, 40));
+    }
+    const bad = await api.send('PATCH', `/v1/campaigns/${created.id}`, {
+      calling_window: { ...closed, end: closed.start },
+    });
+    expect(bad.status).toBe(422);
+    expect((bad.body.detail as Issues).map((d) => d.loc.join('.'))).toEqual(['body.calling_window.end']);
+    const open = await api.send('PATCH', `/v1/campaigns/${created.id}`, { calling_window: null });
+    expect(open.status, open.text).toBe(200);
+    expect(open.body.data.calling_window).toBeNull();
+    const done = await api.waitFor(created.id, (c) => c.status === 'completed');
+    expect(done.counts.completed).toBe(3);
+    expect(dialsPerNumber(await api.calls(created.id))).toEqual(new Map(numbers.map((n) => [n, 1])));
   });
 
   it('lowers the cap mid-run: no call is cut, and no new call starts until fewer than the new cap are in flight', async () => {

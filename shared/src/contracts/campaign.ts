@@ -242,15 +242,18 @@ export const UpdateCampaignBody = z
     retry_config: RetryConfig.nullable().describe(
       'Replaces the retry rules for outcomes from now on; `null` stops retrying. Retries already scheduled keep their time',
     ),
+    calling_window: CallingWindow.nullable().describe(
+      'Replaces the calling window (`null` removes it): contacts never dialed that wait for an opening are judged again at once; retries keep their time',
+    ),
   })
   .partial()
   .refine((changes) => Object.keys(changes).length > 0, {
-    message: 'must change at least one of name, max_concurrent_calls, retry_config',
+    message: 'must change at least one of name, max_concurrent_calls, retry_config, calling_window',
   })
   .meta({
     id: 'UpdateCampaign',
     description:
-      'Changes to a campaign: omitted fields keep their value; `retry_config: null` stops retrying',
+      'Changes to a campaign: omitted fields keep their value; `retry_config: null` stops retrying, `calling_window: null` removes the window',
   });
 export type UpdateCampaignBody = z.infer<typeof UpdateCampaignBody>;
 

@@ -113,6 +113,9 @@ export const campaignRepository = {
     if (changes.retry_config !== undefined) {
       columns.retry_config = changes.retry_config === null ? null : tx.json(changes.retry_config);
     }
+    if (changes.calling_window !== undefined) {
+      columns.calling_window = changes.calling_window === null ? null : tx.json(changes.calling_window);
+    }
     const [row] = await tx<CampaignRow[]>`
       UPDATE campaign.campaigns SET ${tx(columns as never)} WHERE id = ${id} RETURNING *`;
     return row!;
