@@ -1,14 +1,22 @@
+import { randomUUID } from 'node:crypto';
 import {
   CAMPAIGN,
   type CallContext,
   type Campaign,
   type ContactRow,
+  type ContactsAdded,
   type CreateCampaignBody,
 } from '@voice/shared';
 import type { GatewayClient } from './gateway-client';
 
 /** Well under NATS's default 1 MiB message limit, with room for the envelope. */
 export const CONTACT_CHUNK_BYTES = 256 * 1024;
+/**
+ * How long the commit of an addition may take: one transaction moving up to CONTACTS_MAX contacts
+ * into the campaign (about a second at 100,000 on an idle machine, several on a loaded one), well
+ * past the bus's default timeout.
+ */
+const COMMIT_TIMEOUT_MS = 30_000;
 /** Chunks in flight at once during one create. */
 const UPLOAD_CONCURRENCY = 4;
 
@@ -60,7 +68,9 @@ export async function createCampaign(
   const { contacts, ...settings } = body;
   const { campaign_id } = await client.call(CAMPAIGN.create, settings, ctx);
   try {
-    await uploadContacts(client, campaign_id, contacts, ctx);
+    await uploadChunks(contacts, (chunk) =>
+      client.call(CAMPAIGN.addContacts, { campaign_id, ...chunk }, ctx),
+    );
     return await client.call(CAMPAIGN.start, { campaign_id, total: contacts.length }, ctx);
   } catch (error) {
     // Discard deletes a draft only: a start that got through after all is left as it is.
@@ -70,14 +80,38 @@ export async function createCampaign(
 }
 
 /**
- * The chunks, UPLOAD_CONCURRENCY at a time. On a failure no further chunk is sent, and this
- * settles only once the chunks in flight have (so a discard that follows finds none arriving).
+ * Adds contacts to a campaign that has started, whatever their number, as a create uploads them:
+ * chunks held apart by the campaign service under one addition id, then a commit that moves the
+ * whole addition into the campaign at once (checking it would not pass the contact limit), so a
+ * failure midway adds nothing. A failed addition is discarded (else swept later); the discard waits
+ * for a commit still running (a timeout here), so an addition lands whole or not at all.
  */
-async function uploadContacts(
+export async function addContacts(
   client: GatewayClient,
-  campaign_id: string,
+  campaignId: string,
   contacts: readonly ContactRow[],
   ctx: CallContext,
+): Promise<ContactsAdded> {
+  const ids = { campaign_id: campaignId, addition_id: randomUUID() };
+  try {
+    await uploadChunks(contacts, (chunk) => client.call(CAMPAIGN.stageContacts, { ...ids, ...chunk }, ctx));
+    return await client.call(CAMPAIGN.commitContacts, { ...ids, total: contacts.length }, ctx, {
+      timeoutMs: COMMIT_TIMEOUT_MS,
+    });
+  } catch (error) {
+    await client.call(CAMPAIGN.discardContacts, ids, ctx).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * The chunks, UPLOAD_CONCURRENCY at a time, each sent by `send`. On a failure no further chunk is
+ * sent, and this settles only once the chunks in flight have (so a discard that follows finds none
+ * arriving).
+ */
+async function uploadChunks(
+  contacts: readonly ContactRow[],
+  send: (chunk: ContactChunk) => Promise<unknown>,
 ): Promise<void> {
   const chunks = contactChunks(contacts);
   let next = 0;
@@ -85,7 +119,7 @@ async function uploadContacts(
   const upload = async () => {
     while (next < chunks.length && !failure) {
       const chunk = chunks[next++]!;
-      await client.call(CAMPAIGN.addContacts, { campaign_id, ...chunk }, ctx).catch((error: unknown) => {
+      await send(chunk).catch((error: unknown) => {
         failure ??= { error };
       });
     }

@@ -289,6 +289,9 @@ export const typeDefs = /* GraphQL */ `
     "Why preparing the contact list failed (the campaign was cancelled); null otherwise."
     failureReason: String
   }
+  type SkippedContacts { missingPhone: Int! invalidPhone: Int! duplicate: Int! }
+  "What an addition of contacts stored, and the campaign after it."
+  type ContactsAdded { received: Int! added: Int! skipped: SkippedContacts! campaign: Campaign! }
   type Contact {
     id: ID! campaignId: ID! position: Int! phoneNumber: String data: JSON! state: ContactState! attempts: Int!
     callIds: [ID!]! skipReason: SkipReason failureReason: String
@@ -416,4 +419,10 @@ ${page('EndpointDeliveryPage', 'EndpointDelivery', 'webhook endpoint deliveries'
     contacts: [JSON!]!
     maxConcurrentCalls: Int retryConfig: RetryConfigInput callingWindow: CallingWindowInput startAt: DateTime
   }
+  "Changes to a campaign: omitted fields keep their value; retryConfig null stops retrying."
+  input UpdateCampaignInput {
+    name: String maxConcurrentCalls: Int retryConfig: RetryConfigInput callingWindow: CallingWindowInput
+  }
+  "Contacts to add to a campaign, each a flat object with the number under its phoneColumn."
+  input AddCampaignContactsInput { contacts: [JSON!]! }
 `;

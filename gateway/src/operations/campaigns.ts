@@ -1,19 +1,23 @@
 import {
+  AddContactsBody,
   CALL_STATS_SAMPLE,
   CAMPAIGN,
   Campaign,
   CampaignValidation,
   CONTACTS_MAX,
+  ContactsAdded,
   CreateCampaignBody,
   DEFAULT_CALL_SECONDS,
   ListCampaignsQuery,
   ListContactsQuery,
   MAX_CONCURRENT_CALLS_MAX,
   REQUEST_EXAMPLES,
+  UpdateCampaignBody,
   VALIDATION_SAMPLE_ROWS,
 } from '@voice/shared';
+import { z } from 'zod';
 import { validateCampaign } from '../clients/campaign-validation';
-import { createCampaign } from '../clients/campaigns';
+import { addContacts, createCampaign } from '../clients/campaigns';
 import { type Args, present, snakeKeys } from './graphql-args';
 import { type Operation, rpcOperation, type Unnamed } from './operation';
 import { ByCampaign, byCampaign, CampaignParams, campaignOf } from './resources';
@@ -23,11 +27,25 @@ const tags = ['Campaigns'];
 /** A CreateCampaignInput as the operations take it: snake_case, nested inputs too. */
 const campaignInput = ({ input }: Args) => present(snakeKeys(input, ['retryConfig', 'callingWindow']));
 const NOT_FOUND = 'Another account\u2019s campaign is answered exactly like a missing one (404).';
+const OPEN =
+  'Allowed while the campaign is preparing, scheduled, running or paused; a completed or cancelled campaign is ' +
+  'a 409 whose detail names its status.';
 const STATES =
   'Statuses: scheduled -> running (at start_at) or cancelled; running <-> paused; running|paused -> cancelled; ' +
   'running -> completed once every contact is final. Any other move is a 409 whose detail names the current status.';
 
 const CANCEL_TIMEOUT_MS = 30_000;
+
+/** The operations' inputs: the body's fields beside the campaign's id, unknown keys refused as in the body. */
+const UpdateCampaignInput = z
+  .strictObject({ ...ByCampaign.shape, ...UpdateCampaignBody.shape })
+  .refine(({ id: _id, ...changes }) => Object.keys(changes).length > 0, {
+    message: 'must change at least one of name, max_concurrent_calls, retry_config, calling_window',
+  })
+  .describe(UpdateCampaignBody.description ?? '');
+const AddContactsInput = z
+  .strictObject({ ...ByCampaign.shape, ...AddContactsBody.shape })
+  .describe(AddContactsBody.description ?? '');
 
 /** A move of a campaign from one status to another, as its REST and GraphQL surfaces say. */
 function transition<K extends 'pause' | 'resume' | 'cancel'>(
@@ -218,6 +236,88 @@ export const CAMPAIGN_OPERATIONS = {
       'Stops new dials and marks every contact not yet dialed (or waiting for a retry) `cancelled`; calls in ' +
       'progress finish and their outcomes are recorded. A scheduled campaign can be cancelled too.',
   }),
+  'campaigns.update': rpcOperation({
+    graphql: 'Mutation.updateCampaign',
+    graphqlField: {
+      type: 'Campaign!',
+      description:
+        'Changes a campaign that has not finished: its name, cap or retry rules (only the fields sent); ' +
+        'CONFLICT once completed or cancelled.',
+      inputArg: { type: 'UpdateCampaignInput', description: 'The changes.' },
+    },
+    graphqlArgs: ({ id, input }) => ({ ...snakeKeys(input, ['retryConfig', 'callingWindow']), id }),
+    rest: {
+      method: 'PATCH',
+      url: '/v1/campaigns/:campaign_id',
+      tags,
+      summary: 'Change a campaign',
+      description:
+        'Partial: omitted fields keep their value; at least one of name, max_concurrent_calls (1..' +
+        `${MAX_CONCURRENT_CALLS_MAX}), retry_config and calling_window is required, and unknown keys are refused ` +
+        '(422). ' +
+        'A lower max_concurrent_calls never hangs up a call: calls in flight finish, and no new call is dialed ' +
+        'until fewer than the new cap are in flight. A higher one is used at once. retry_config replaces the ' +
+        'rules whole (a full RetryConfig, its omitted fields taking their defaults) for the outcomes recorded ' +
+        'from now on, `null` stops retrying; a contact already waiting for a retry keeps its time (and is ' +
+        'dialed then). calling_window replaces the window (`null` removes it) at once: contacts never dialed ' +
+        'that were waiting for an opening of the old window are judged by the new one at their next turn; a ' +
+        'retry keeps its time and is judged by the new window then. Live subscriptions receive the campaign as ' +
+        `changed. ${OPEN} ${NOT_FOUND}`,
+      params: CampaignParams,
+      body: UpdateCampaignBody,
+      bodyExample: REQUEST_EXAMPLES.updateCampaign,
+      // The body alone: a query string is no change.
+      toInput: ({ params, body }) => ({ ...(body as UpdateCampaignBody), id: params.campaign_id }),
+      status: 200,
+      answers: 'The campaign as changed',
+      errors: [401, 403, 404, 409, 413, 415, 422],
+    },
+    scope: 'campaigns:write',
+    input: UpdateCampaignInput,
+    contract: CAMPAIGN.update,
+    toRequest: ({ id, ...changes }) => ({ campaign_id: id, changes }),
+  }),
+  'campaigns.addContacts': {
+    graphql: 'Mutation.addCampaignContacts',
+    graphqlField: {
+      type: 'ContactsAdded!',
+      description:
+        'Adds contacts to a campaign that has not finished; they are dialed after those it holds. ' +
+        'CONFLICT once completed or cancelled.',
+      inputArg: { type: 'AddCampaignContactsInput', description: 'The contacts.' },
+    },
+    graphqlArgs: ({ id, input }) => ({ ...snakeKeys(input), id }),
+    rest: {
+      method: 'POST',
+      url: '/v1/campaigns/:campaign_id/contacts',
+      tags,
+      summary: 'Add contacts to a campaign',
+      description:
+        'The contacts are read as a create reads them (the number under the campaign’s phone_column): ' +
+        'each is stored, `skipped` with skip_reason `missing_phone`, `invalid_phone` or `duplicate` (a number ' +
+        'the campaign already holds, in any state, or one earlier in this request), else pending. Their ' +
+        'positions continue after the campaign’s last, and they are dialed after the contacts already ' +
+        'waiting: at once on a running campaign, on resume on a paused one, at start on a scheduled one. The ' +
+        `campaign holds at most ${CONTACTS_MAX.toLocaleString('en')} contacts in all: a request that would ` +
+        'pass that is a 422 and adds nothing. All or nothing: a request that fails adds no contact. The answer ' +
+        'counts what was added and skipped, with the campaign and its counts as they now are (also sent to ' +
+        'live subscriptions). A completed campaign is not reopened: create another. Send an `Idempotency-Key` ' +
+        `to make retries safe, as on create. ${OPEN} ${NOT_FOUND}`,
+      params: CampaignParams,
+      body: AddContactsBody,
+      bodyExample: REQUEST_EXAMPLES.addCampaignContacts,
+      toInput: ({ params, body }) => ({ ...(body as AddContactsBody), id: params.campaign_id }),
+      status: 200,
+      answers: 'What was added and skipped, and the campaign',
+      errors: [401, 403, 404, 409, 413, 415, 422],
+    },
+    scope: 'campaigns:write',
+    input: AddContactsInput,
+    reply: ContactsAdded,
+    // Several bus calls (a staged upload), so not an rpcOperation.
+    run: (deps, { id, contacts }, context) => addContacts(deps.client, id, contacts, context),
+    idempotent: true,
+  } satisfies Unnamed<Operation<typeof AddContactsInput, ContactsAdded>>,
   'campaigns.contacts': rpcOperation({
     graphql: 'Campaign.contacts',
     graphqlField: {

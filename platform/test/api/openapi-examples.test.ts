@@ -44,6 +44,7 @@ describe('OpenAPI request body examples', () => {
   let doc: OpenApiDoc;
   let account: TestAccount;
   let agentId: string;
+  let campaignId: string;
 
   beforeAll(async () => {
     t = await startTestPlatform('embedded', { config: { SIM_TIME_SCALE: 0.01 } });
@@ -61,12 +62,29 @@ describe('OpenAPI request body examples', () => {
     });
     expect(agent.status).toBe(201);
     agentId = agent.body.data.id;
+    // Scheduled an hour ahead, so the examples that change a campaign find it not finished.
+    const campaign = await api<Envelope<{ id: string }>>(t.url, 'POST', '/v1/campaigns', {
+      key: account.key,
+      body: {
+        name: 'Example target',
+        agent_id: agentId,
+        phone_number: '+14155550100',
+        contacts: [{ phone: '+14155551000' }],
+        start_at: new Date(Date.now() + 3_600_000).toISOString(),
+      },
+    });
+    expect(campaign.status).toBe(201);
+    campaignId = campaign.body.data.id;
   });
   afterAll(async () => t?.stop());
 
   it('answers every one with a 2xx', async () => {
     const ids = new Map<string, string>([[EXAMPLE_IDS.agent, agentId]]);
-    const params: Record<string, string> = { agent_id: agentId, account_id: account.accountId };
+    const params: Record<string, string> = {
+      agent_id: agentId,
+      account_id: account.accountId,
+      campaign_id: campaignId,
+    };
     const sent: string[] = [];
     for (const [path, byMethod] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(byMethod)) {
@@ -96,6 +114,8 @@ describe('OpenAPI request body examples', () => {
         'agentsUpdate',
         'callsCreate',
         'campaignsCreate',
+        'campaignsUpdate',
+        'campaignsAddContacts',
         'sipTrunksCreate',
         'sipTrunksUpdate',
         'adminAccountsCreate',

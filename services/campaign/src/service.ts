@@ -10,6 +10,7 @@ import {
 } from '@voice/shared';
 import { consumeCampaignCallEnded } from './app/call-ended-consumer';
 import { CampaignsApp } from './app/campaigns';
+import { CampaignControl } from './app/control';
 import { Dispatcher } from './app/dispatcher';
 import { campaignMetrics } from './app/metrics';
 import { numberZoneTable } from './app/number-zone-table';
@@ -45,12 +46,13 @@ export function createCampaignService(
   // Loaded now, so an install missing the number-to-zone data fails at start, not at a dial.
   const zoneTable = numberZoneTable();
   const campaigns = new CampaignsApp({ sql: deps.sql, bus: deps.bus, onRunnable: wake, clock });
+  const control = new CampaignControl({ sql: deps.sql, onRunnable: wake });
   const metrics = deps.metrics && campaignMetrics(deps.metrics, deps.sql, deps.log);
   return defineService({
     name: 'campaign',
     subscriptions: [
       serveHealth(deps, 'campaign'),
-      ...serveCampaigns(deps, campaigns, new CampaignValidator({ bus: deps.bus })),
+      ...serveCampaigns(deps, campaigns, control, new CampaignValidator({ bus: deps.bus })),
       consumeCampaignCallEnded({
         bus: deps.bus,
         sql: deps.sql,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { countsFrom } from '../src/db/campaign-rows';
 import { afterPlacementError, decideAfterCall } from '../src/domain/attempts';
 import { classifyContact } from '../src/domain/contacts';
-import { applyMoves, isIdle, listedTotal } from '../src/domain/counts';
+import { applyAdded, applyMoves, duplicatePositions, isIdle, listedTotal } from '../src/domain/counts';
 import {
   completesWhenIdle,
   initialStatus,
@@ -11,6 +11,7 @@ import {
   moveFor,
   nextPreparationStep,
   PREPARE_BATCH,
+  refusedChange,
 } from '../src/domain/lifecycle';
 
 describe('classifyContact', () => {
@@ -262,5 +263,41 @@ describe('listedTotal', () => {
   });
   it('never says fewer than the pages so far hold', () => {
     expect(listedTotal(counts, 'skipped', { page: 3, pageSize: 5, shown: 2 })).toBe(12);
+  });
+});
+
+describe('live control', () => {
+  it('allows changes and additions until the campaign finished, naming the status when refused', () => {
+    for (const status of ['preparing', 'scheduled', 'running', 'paused'] as const) {
+      expect(refusedChange('change', status)).toBeUndefined();
+      expect(refusedChange('add contacts to', status)).toBeUndefined();
+    }
+    expect(refusedChange('change', 'completed')).toBe(
+      'Cannot change a campaign that is completed (status: completed)',
+    );
+    expect(refusedChange('add contacts to', 'cancelled')).toBe(
+      'Cannot add contacts to a campaign that is cancelled (status: cancelled)',
+    );
+  });
+
+  it('finds duplicates against the numbers held and earlier in the addition, keeping each first', () => {
+    const added = [
+      { position: 0, phone_number: '+14155550001' },
+      { position: 2, phone_number: '+14155550002' },
+      { position: 3, phone_number: '+14155550003' },
+      { position: 5, phone_number: '+14155550002' },
+    ];
+    expect(duplicatePositions(['+14155550001', '+14155550009'], added)).toEqual([0, 5]);
+    expect(duplicatePositions([], [])).toEqual([]);
+  });
+
+  it('adds joined contacts to the total and their states', () => {
+    const counts = { ...countsFrom([{ state: 'completed', n: 2 }]) };
+    expect(applyAdded(counts, { pending: 3, skipped: 1 })).toEqual({
+      ...counts,
+      total: 6,
+      pending: 3,
+      skipped: 1,
+    });
   });
 });

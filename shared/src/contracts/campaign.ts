@@ -223,3 +223,92 @@ export const StartCampaignRequest = z.object({
   campaign_id: Uuid,
   total: z.number().int().min(1).max(CONTACTS_MAX),
 });
+
+/**
+ * Changes to a campaign while it is preparing, scheduled, running or paused: omitted fields keep
+ * their value. Unknown keys are refused (a misspelt field must not read as "no change").
+ */
+export const UpdateCampaignBody = z
+  .strictObject({
+    name: nameText(100).describe('Display name'),
+    max_concurrent_calls: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_CONCURRENT_CALLS_MAX)
+      .describe(
+        'The new cap. Lowered: no call is cut, new dials wait until fewer are in flight; raised: more are dialed at once',
+      ),
+    retry_config: RetryConfig.nullable().describe(
+      'Replaces the retry rules for outcomes from now on; `null` stops retrying. Retries already scheduled keep their time',
+    ),
+    calling_window: CallingWindow.nullable().describe(
+      'Replaces the calling window (`null` removes it): contacts never dialed that wait for an opening are judged again at once; retries keep their time',
+    ),
+  })
+  .partial()
+  .refine((changes) => Object.keys(changes).length > 0, {
+    message: 'must change at least one of name, max_concurrent_calls, retry_config, calling_window',
+  })
+  .meta({
+    id: 'UpdateCampaign',
+    description:
+      'Changes to a campaign: omitted fields keep their value; `retry_config: null` stops retrying, `calling_window: null` removes the window',
+  });
+export type UpdateCampaignBody = z.infer<typeof UpdateCampaignBody>;
+
+/** Internal: a PATCH as the campaign service takes it. */
+export const UpdateCampaignRequest = z.object({ campaign_id: Uuid, changes: UpdateCampaignBody });
+
+export const AddContactsBody = z
+  .strictObject({
+    contacts: z
+      .array(ContactRow)
+      .min(1)
+      .max(CONTACTS_MAX)
+      .describe(
+        `Flat objects, each with the number under the campaign\u2019s phone_column; the campaign holds at most ${CONTACTS_MAX.toLocaleString('en')} contacts in all`,
+      ),
+  })
+  .meta({ id: 'AddContacts', description: 'Contacts to add to a campaign that has not finished' });
+export type AddContactsBody = z.infer<typeof AddContactsBody>;
+
+export const ContactsAdded = z
+  .object({
+    received: z.number().int().describe('Contacts sent; each is stored, to be dialed or skipped'),
+    added: z.number().int().describe('Contacts stored pending: they will be dialed'),
+    skipped: z
+      .object({
+        missing_phone: z.number().int().describe('No number under phone_column'),
+        invalid_phone: z.number().int().describe('A number that is not E.164'),
+        duplicate: z.number().int().describe('A number already in the campaign, or earlier in this request'),
+      })
+      .meta({ id: 'SkippedContacts', description: 'Contacts stored as skipped, by reason' })
+      .describe('Contacts stored as skipped, by reason'),
+    campaign: Campaign.describe('The campaign with its counts after the addition'),
+  })
+  .meta({ id: 'ContactsAdded', description: 'What an addition of contacts stored' });
+export type ContactsAdded = z.infer<typeof ContactsAdded>;
+
+/**
+ * Internal: one chunk of an addition to a started campaign, held apart (never dialed, never
+ * listed) until the commit moves the whole addition into the campaign at once.
+ */
+export const StageContactsRequest = z.object({
+  campaign_id: Uuid,
+  addition_id: Uuid,
+  offset: z
+    .number()
+    .int()
+    .min(0)
+    .max(CONTACTS_MAX - 1),
+  contacts: z.array(ContactRow).min(1).max(CONTACTS_MAX),
+});
+
+/** Internal: the last step of an addition; `total` is how many contacts its chunks carried. */
+export const CommitContactsRequest = z.object({
+  campaign_id: Uuid,
+  addition_id: Uuid,
+  total: z.number().int().min(1).max(CONTACTS_MAX),
+});
+export const DiscardContactsRequest = z.object({ campaign_id: Uuid, addition_id: Uuid });

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { CreateAccountBody, CreateApiKeyBody, UpdateAccountBody } from './account';
 import type { CreateAgentBody, SaveInstructionsBody, SavePromptVersionBody, UpdateAgentBody } from './agent';
 import type { MakeCallBody } from './call';
-import type { CreateCampaignBody } from './campaign';
+import type { AddContactsBody, CreateCampaignBody, UpdateCampaignBody } from './campaign';
 import type { CreateSipTrunkBody, UpdateSipTrunkBody } from './sip-trunks';
 import type { BulkRedeliverBody, CallEndedPayload } from './webhook';
 
@@ -58,6 +58,17 @@ export const REQUEST_EXAMPLES = {
       { phone: '+12125552345', name: 'Sam', listing: '7 Elm Ave', timezone: 'America/New_York' },
     ],
   } satisfies z.input<typeof CreateCampaignBody>,
+  updateCampaign: {
+    name: 'Spring open house follow-up (evenings)',
+    max_concurrent_calls: 5,
+    retry_config: { on_statuses: ['no_answer'], max_retries: 2, interval_seconds: 1800 },
+  } satisfies z.input<typeof UpdateCampaignBody>,
+  addCampaignContacts: {
+    contacts: [
+      { phone: '+14155553456', name: 'Alex', listing: '3 Pine Ct' },
+      { phone: '+14155554567', name: 'Robin', listing: '12 Oak St' },
+    ],
+  } satisfies z.input<typeof AddContactsBody>,
   bulkRedeliver: {
     from: '2026-11-01T00:00:00Z',
     to: '2026-11-08T00:00:00Z',

@@ -29,9 +29,14 @@ import {
   Campaign,
   CampaignContact,
   CampaignSettings,
+  CommitContactsRequest,
+  ContactsAdded,
+  DiscardContactsRequest,
   ListCampaignsQuery,
   ListContactsQuery,
+  StageContactsRequest,
   StartCampaignRequest,
+  UpdateCampaignRequest,
 } from './campaign';
 import { AgentCallStats, CampaignValidation, ValidateCampaignRequest } from './campaign-validation';
 import { DateTime, E164, Page, PageQuery, Uuid } from './common';
@@ -220,6 +225,15 @@ export const CAMPAIGN = {
   pause: rpc('campaign.pause', CampaignIdRequest, Campaign),
   resume: rpc('campaign.resume', CampaignIdRequest, Campaign),
   cancel: rpc('campaign.cancel', CampaignIdRequest, Campaign),
+  update: rpc('campaign.update', UpdateCampaignRequest, Campaign),
+  /** Contacts added to a started campaign: chunks held apart, then moved in at once (or discarded). */
+  stageContacts: rpc('campaign.stage_contacts', StageContactsRequest, z.object({ stored: z.number().int() })),
+  commitContacts: rpc('campaign.commit_contacts', CommitContactsRequest, ContactsAdded),
+  discardContacts: rpc(
+    'campaign.discard_contacts',
+    DiscardContactsRequest,
+    z.object({ discarded: z.number().int() }),
+  ),
   listContacts: rpc(
     'campaign.list_contacts',
     CampaignIdRequest.extend(ListContactsQuery.shape),

@@ -12,6 +12,7 @@ import {
   type TransactionSql,
   transaction,
 } from '@voice/shared';
+import { additionRepository } from '../db/addition-repository';
 import { campaignRepository } from '../db/campaign-repository';
 import type { ContactRowDb } from '../db/campaign-rows';
 import { contactRepository } from '../db/contact-repository';
@@ -97,6 +98,9 @@ export class Dispatcher extends PollWorker {
       await this.step('sweep abandoned drafts', async () => {
         const swept = await campaignRepository.sweepDrafts(this.options.sql, this.options.draftMaxAgeMs);
         if (swept > 0) this.options.log.info({ swept }, 'deleted abandoned campaign drafts');
+        // Contacts of additions never committed (their gateway died midway), as old as a draft.
+        const held = await additionRepository.sweep(this.options.sql, this.options.draftMaxAgeMs);
+        if (held > 0) this.options.log.info({ contacts: held }, 'deleted abandoned contact additions');
       });
     }
   }

@@ -2,7 +2,7 @@ import { AppError, EVENTS, enqueueEvent, eventSubject, type TransactionSql } fro
 import { campaignRepository } from '../db/campaign-repository';
 import { type CampaignRow, countsFrom, storedCounts, toCampaign } from '../db/campaign-rows';
 import { contactRepository } from '../db/contact-repository';
-import { applyMoves, type ContactMove, isIdle } from '../domain/counts';
+import { applyAdded, applyMoves, type ContactMove, isIdle } from '../domain/counts';
 import { completesWhenIdle, type StoredStatus } from '../domain/lifecycle';
 import { recordLifecycle } from './webhook-events';
 
@@ -11,7 +11,9 @@ import { recordLifecycle } from './webhook-events';
  * preparation, an operation; none for a change of status alone), `recount` counts them all (the
  * idle check, which repairs counts that kept a campaign open).
  */
-export type ContactChange = { moved: readonly ContactMove[] } | { recount: true };
+export type ContactChange =
+  | { moved: readonly ContactMove[]; added?: { pending: number; skipped: number } }
+  | { recount: true };
 
 /**
  * To be called, under the campaign's row lock (taken by `row`'s read), by every transaction that
@@ -40,7 +42,12 @@ export async function afterChange(
   const recount = async () => countsFrom(await contactRepository.countsByState(tx, row.id));
   const completes = completesWhenIdle(row.status);
   let counts =
-    ('moved' in change ? applyMoves(storedCounts(row), change.moved) : undefined) ?? (await recount());
+    ('moved' in change
+      ? applyMoves(
+          change.added ? applyAdded(storedCounts(row), change.added) : storedCounts(row),
+          change.moved,
+        )
+      : undefined) ?? (await recount());
   if ('moved' in change && completes && isIdle(counts)) counts = await recount();
   const completedAt = completes && isIdle(counts) ? new Date() : null;
   const saved: CampaignRow = {

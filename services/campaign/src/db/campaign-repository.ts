@@ -10,6 +10,7 @@ import {
   pageStart,
   type Sql,
   type TransactionSql,
+  type UpdateCampaignBody,
 } from '@voice/shared';
 import { CAMPAIGN_COLUMNS, type CampaignRow, type CampaignView } from './campaign-rows';
 
@@ -101,6 +102,23 @@ export const campaignRepository = {
     const rows = await db<{ id: string }[]>`
       SELECT id FROM campaign.campaigns WHERE status = 'preparing' ORDER BY created_at LIMIT ${limit}`;
     return rows.map((r) => r.id);
+  },
+
+  /** A PATCH's changes of the settings (the caller holds the row lock and checked the status). */
+  async changeSettings(tx: TransactionSql, id: string, changes: UpdateCampaignBody): Promise<CampaignRow> {
+    const columns: Record<string, unknown> = {};
+    if (changes.name !== undefined) columns.name = changes.name;
+    if (changes.max_concurrent_calls !== undefined)
+      columns.max_concurrent_calls = changes.max_concurrent_calls;
+    if (changes.retry_config !== undefined) {
+      columns.retry_config = changes.retry_config === null ? null : tx.json(changes.retry_config);
+    }
+    if (changes.calling_window !== undefined) {
+      columns.calling_window = changes.calling_window === null ? null : tx.json(changes.calling_window);
+    }
+    const [row] = await tx<CampaignRow[]>`
+      UPDATE campaign.campaigns SET ${tx(columns as never)} WHERE id = ${id} RETURNING *`;
+    return row!;
   },
 
   async update(tx: TransactionSql, id: string, changes: CampaignChanges): Promise<CampaignRow> {

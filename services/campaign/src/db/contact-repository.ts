@@ -127,6 +127,27 @@ export const contactRepository = {
       GROUP BY state`;
   },
 
+  /** Every number the campaign holds (any state): what contacts added later are duplicates of. */
+  async numbers(tx: TransactionSql, campaignId: string): Promise<string[]> {
+    const rows = await tx<{ phone_number: string }[]>`
+      SELECT phone_number FROM campaign.contacts
+      WHERE campaign_id = ${campaignId} AND phone_number IS NOT NULL`;
+    return rows.map((r) => r.phone_number);
+  },
+
+  /**
+   * Pending contacts never dialed that wait for a time (only a calling window's opening makes a
+   * contact with no attempt wait): due again at once, for a changed window to judge. Retries
+   * (attempted contacts) keep their time. Answers how many.
+   */
+  async releaseWindowWaits(tx: TransactionSql, campaignId: string): Promise<number> {
+    const released = await tx`
+      UPDATE campaign.contacts SET next_attempt_at = NULL, updated_at = now()
+      WHERE campaign_id = ${campaignId} AND state = 'pending' AND next_attempt_at IS NOT NULL
+        AND attempts = 0`;
+    return released.count;
+  },
+
   /** Contacts whose call is not final yet: the number the cap is checked against. */
   async inFlight(tx: TransactionSql, campaignId: string): Promise<number> {
     const [row] = await tx<{ n: number }[]>`

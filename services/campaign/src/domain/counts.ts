@@ -25,6 +25,36 @@ export function applyMoves(
   return next;
 }
 
+/** The counts after contacts joined the campaign: `pending` to be dialed, `skipped` never. */
+export function applyAdded(
+  counts: CampaignCounts,
+  added: { pending: number; skipped: number },
+): CampaignCounts {
+  return {
+    ...counts,
+    total: counts.total + added.pending + added.skipped,
+    pending: counts.pending + added.pending,
+    skipped: counts.skipped + added.skipped,
+  };
+}
+
+/**
+ * The positions of `dialable` (in position order) whose number is among `existing` or came earlier
+ * in the list: each number of a campaign is dialed once.
+ */
+export function duplicatePositions(
+  existing: Iterable<string>,
+  dialable: readonly { position: number; phone_number: string }[],
+): number[] {
+  const seen = new Set(existing);
+  const duplicates: number[] = [];
+  for (const { position, phone_number } of dialable) {
+    if (seen.has(phone_number)) duplicates.push(position);
+    else seen.add(phone_number);
+  }
+  return duplicates;
+}
+
 /** Whether nothing is left to dial or to hear back from. */
 export function isIdle(counts: CampaignCounts): boolean {
   return counts.pending + counts.in_progress === 0;

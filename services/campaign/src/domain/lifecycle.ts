@@ -27,6 +27,22 @@ export function moveFor(operation: Operation, status: CampaignStatus): Move {
 }
 
 /**
+ * Statuses in which a campaign's settings may change and contacts may be added (PATCH, POST
+ * .../contacts): any not finished. `preparing` too: its settings are read only once it dials, and
+ * added contacts join the end of the list its preparation is still checking.
+ */
+const OPEN: readonly StoredStatus[] = ['preparing', 'scheduled', 'running', 'paused'];
+
+/** Why a change of a campaign in `status` is refused (the 409's detail), or undefined when it is allowed. */
+export function refusedChange(
+  action: 'change' | 'add contacts to',
+  status: CampaignStatus,
+): string | undefined {
+  if (OPEN.includes(status)) return undefined;
+  return `Cannot ${action} a campaign that is ${status} (status: ${status})`;
+}
+
+/**
  * Whether a campaign is finished once nothing is left to dial: only a running campaign completes
  * (`running -> completed`); a paused one waits for resume, which then completes it.
  */

@@ -1,11 +1,13 @@
 import { CAMPAIGN, rpcServer, type ServiceDeps, type Subscription } from '@voice/shared';
 import type { CampaignsApp } from '../app/campaigns';
+import type { CampaignControl } from '../app/control';
 import type { CampaignValidator } from '../app/validation';
 
 /** Campaign operations over the bus: decode, call the use case for the caller's account, encode. */
 export function serveCampaigns(
   deps: ServiceDeps,
   campaigns: CampaignsApp,
+  control: CampaignControl,
   validator: CampaignValidator,
 ): Subscription[] {
   const rpc = rpcServer(deps.bus, { queue: 'campaign', log: deps.log });
@@ -27,6 +29,16 @@ export function serveCampaigns(
       rpc.forAccount(CAMPAIGN[operation], ({ campaign_id }, accountId) =>
         campaigns.operate(accountId, campaign_id, operation),
       ),
+    ),
+    rpc.forAccount(CAMPAIGN.update, ({ campaign_id, changes }, accountId) =>
+      control.update(accountId, campaign_id, changes),
+    ),
+    rpc.forAccount(CAMPAIGN.stageContacts, (request, accountId) => control.stageContacts(accountId, request)),
+    rpc.forAccount(CAMPAIGN.commitContacts, (request, accountId) =>
+      control.commitContacts(accountId, request),
+    ),
+    rpc.forAccount(CAMPAIGN.discardContacts, (request, accountId) =>
+      control.discardContacts(accountId, request),
     ),
     rpc.forAccount(CAMPAIGN.listContacts, ({ campaign_id, status, ...page }, accountId) =>
       campaigns.listContacts(accountId, campaign_id, status, page),
