@@ -171,11 +171,12 @@ export const typeDefs = /* GraphQL */ `
     "An earlier contact has the same number." DUPLICATE
     "Its number was on the account's do-not-call list when its turn to be dialed came." DO_NOT_CALL
   }
-  "Where a do-not-call entry came from."
+  "Where a dry run's average call length came from."
   enum CallLengthSource {
     "The mean of the agent's latest ended calls." AGENT_HISTORY
     "The documented default: the agent has no ended calls." DEFAULT
   }
+  "Where a do-not-call entry came from."
   enum DoNotCallSource {
     "Added through the API." API
     "Added from an import (a client's own label)." IMPORT

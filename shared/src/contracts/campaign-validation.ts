@@ -67,10 +67,13 @@ export const ValidationZone = z
     contacts: z.number().int().describe('Contacts that would be dialed in it'),
     sources: z
       .object({
-        contact: z.number().int(),
-        number: z.number().int(),
-        campaign: z.number().int(),
-        fallback: z.number().int(),
+        contact: z.number().int().describe('Zones from the contact\u2019s own `timezone` key'),
+        number: z.number().int().describe('Zones inferred from the number (country and area code)'),
+        campaign: z.number().int().describe('The calling window\u2019s one zone for every contact'),
+        fallback: z
+          .number()
+          .int()
+          .describe('The fallback zone: the number named no zone, or its zones never share a window'),
       })
       .describe(
         'How many of them got the zone from their `timezone` key (contact), their number, the campaign\u2019s zone or the fallback zone',
