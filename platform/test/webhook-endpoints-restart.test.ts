@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Call, WebhookEndpointWithSecret } from '@voice/shared';
+import type { WebhookEndpointWithSecret } from '@voice/shared';
 import { createTestDatabase, infraModes, type TestDatabase, testInfra } from '@voice/shared/testing';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from './support/accounts';
+import { placeCalls as placeCallsTo } from './support/calls';
 import { api, type Envelope } from './support/http';
+import { pollUntil } from './support/poll';
 import { type PlatformProcess, spawnPlatform, spawnService } from './support/process';
 import { signatureVerifies, startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
@@ -101,36 +103,13 @@ describe.runIf(infraModes().includes('nats'))(
       await database?.drop();
     });
 
-    async function placeCalls(count: number, offset: number): Promise<string[]> {
-      const ids: string[] = [];
-      for (let i = 0; i < count; i++) {
-        const res = await api<Envelope<Call>>(gatewayUrl, 'POST', '/v1/call', {
-          key,
-          body: {
-            agent_id: agentId,
-            source_number: FROM,
-            phone_number: `+1415555${String(4000 + offset + i)}`,
-          },
-        });
-        expect(res.status, res.text).toBe(201);
-        ids.push(res.body.data.id);
-      }
-      return ids;
-    }
-
-    async function waitFor<T>(
-      query: () => Promise<T>,
-      done: (value: T) => boolean,
-      what: string,
-    ): Promise<T> {
-      const deadline = Date.now() + 90_000;
-      for (;;) {
-        const value = await query();
-        if (done(value)) return value;
-        if (Date.now() > deadline) throw new Error(`${what}: ${JSON.stringify(value)}`);
-        await delay(50);
-      }
-    }
+    /** `count` calls to numbers from +14155554000 on, `offset` further. */
+    const placeCalls = (count: number, offset: number) =>
+      placeCallsTo(gatewayUrl, key, {
+        agentId,
+        from: FROM,
+        numbers: Array.from({ length: count }, (_, i) => `+1415555${String(4000 + offset + i)}`),
+      });
 
     /** The endpoint's deliveries of these calls' events (the call id read from the stored body). */
     const deliveriesOf = (callIds: string[]) =>
@@ -151,7 +130,7 @@ describe.runIf(infraModes().includes('nats'))(
         return { status: 503 };
       });
       const retrying = await placeCalls(CALLS_BEFORE_KILL, 0);
-      await waitFor(
+      await pollUntil(
         () => deliveriesOf(retrying),
         (rows) => rows.length === retrying.length * EVENTS.length && rows.every((r) => r.attempt_count >= 1),
         'deliveries not attempted',
@@ -161,7 +140,7 @@ describe.runIf(infraModes().includes('nats'))(
 
       // Calls that ring, are answered and end while the service is down: their events wait in the streams.
       const unconsumed = await placeCalls(CALLS_WHILE_DOWN, CALLS_BEFORE_KILL);
-      await waitFor(
+      await pollUntil(
         () => sql<{ n: number }[]>`SELECT count(*)::int AS n FROM call.calls
                                   WHERE id = ANY(${unconsumed}::uuid[]) AND ended_at IS NOT NULL`,
         (rows) => rows[0]!.n === unconsumed.length,
@@ -172,7 +151,7 @@ describe.runIf(infraModes().includes('nats'))(
       const restarted = await spawnService('webhook', env);
       processes.push(restarted);
       const all = [...retrying, ...unconsumed];
-      const rows = await waitFor(
+      const rows = await pollUntil(
         () => deliveriesOf(all),
         (found) =>
           found.length === all.length * EVENTS.length && found.every((r) => r.status === 'succeeded'),

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Call } from '@voice/shared';
 import { createTestDatabase, infraModes, type TestDatabase } from '@voice/shared/testing';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from './support/accounts';
+import { placeCalls as placeCallsTo } from './support/calls';
 import { api, type Envelope } from './support/http';
+import { pollUntil } from './support/poll';
 import { natsProcessEnv, type PlatformProcess, spawnPlatform, spawnService } from './support/process';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
@@ -87,37 +88,13 @@ describe.runIf(infraModes().includes('nats'))(
       await database?.drop();
     });
 
-    async function placeCalls(count: number, offset: number): Promise<string[]> {
-      const ids: string[] = [];
-      for (let i = 0; i < count; i++) {
-        const res = await api<Envelope<Call>>(gatewayUrl, 'POST', '/v1/call', {
-          key,
-          body: {
-            agent_id: agentId,
-            source_number: FROM,
-            phone_number: `+1415555${String(3000 + offset + i)}`,
-          },
-        });
-        expect(res.status, res.text).toBe(201);
-        ids.push(res.body.data.id);
-      }
-      return ids;
-    }
-
-    /** Polls the database until `done` holds for the rows of these events. */
-    async function waitFor<T>(
-      query: () => Promise<T>,
-      done: (value: T) => boolean,
-      what: string,
-    ): Promise<T> {
-      const deadline = Date.now() + 60_000;
-      for (;;) {
-        const value = await query();
-        if (done(value)) return value;
-        if (Date.now() > deadline) throw new Error(`${what}: ${JSON.stringify(value)}`);
-        await delay(50);
-      }
-    }
+    /** `count` calls to numbers from +14155553000 on, `offset` further. */
+    const placeCalls = (count: number, offset: number) =>
+      placeCallsTo(gatewayUrl, key, {
+        agentId,
+        from: FROM,
+        numbers: Array.from({ length: count }, (_, i) => `+1415555${String(3000 + offset + i)}`),
+      });
 
     const deliveriesOf = (eventIds: string[]) =>
       sql<DeliveryRow[]>`SELECT event_id, status, attempt_count FROM webhook.deliveries
@@ -135,7 +112,7 @@ describe.runIf(infraModes().includes('nats'))(
         return { status: 503 };
       });
       const retrying = await placeCalls(CALLS_BEFORE_KILL, 0);
-      await waitFor(
+      await pollUntil(
         () => deliveriesOf(retrying),
         // Refused once each: waiting for the retry (or, on a slow run, already retried).
         (rows) => rows.length === retrying.length && rows.every((r) => r.attempt_count >= 1),
@@ -146,7 +123,7 @@ describe.runIf(infraModes().includes('nats'))(
 
       // Calls that end while the service is down: their CALL_ENDED waits in the stream.
       const unconsumed = await placeCalls(CALLS_WHILE_DOWN, CALLS_BEFORE_KILL);
-      await waitFor(
+      await pollUntil(
         () => sql<{ n: number }[]>`SELECT count(*)::int AS n FROM call.calls
                                   WHERE id = ANY(${unconsumed}::uuid[]) AND ended_at IS NOT NULL`,
         (rows) => rows[0]!.n === unconsumed.length,
@@ -157,7 +134,7 @@ describe.runIf(infraModes().includes('nats'))(
       const restarted = await spawnService('webhook', env);
       processes.push(restarted);
       const all = [...retrying, ...unconsumed];
-      const rows = await waitFor(
+      const rows = await pollUntil(
         () => deliveriesOf(all),
         (found) => found.length === all.length && found.every((r) => r.status === 'succeeded'),
         'not every event delivered after the restart',

@@ -50,3 +50,21 @@ export async function placeCallAndWait(
     },
   );
 }
+
+/** Places one call to each of `numbers` in turn through POST /v1/call; their ids, in order. */
+export async function placeCalls(
+  baseUrl: string,
+  key: string,
+  call: { agentId: string; from: string; numbers: string[] },
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (const number of call.numbers) {
+    const res = await api<Envelope<Call>>(baseUrl, 'POST', '/v1/call', {
+      key,
+      body: { agent_id: call.agentId, source_number: call.from, phone_number: number },
+    });
+    expect(res.status, res.text).toBe(201);
+    ids.push(res.body.data.id);
+  }
+  return ids;
+}
