@@ -185,6 +185,23 @@ CREATE INDEX CONCURRENTLY IF NOT EXISTS items_id_name_idx
 `,
   };
 
+  it('lets two replicas start together on a file that builds indexes concurrently', async () => {
+    // A replica waiting for the migration lock must hold no snapshot: CREATE INDEX CONCURRENTLY
+    // waits for every older one, and the lock holder would wait for its own waiter.
+    const set = await freshSet(CONCURRENT_FILES);
+    const other = createSql(db.url, { max: 2, log, applicationName: 'db-migrate-test-2' });
+    try {
+      const [a, b] = await Promise.all([migrate(sql, set, log), migrate(other, set, log)]);
+      expect([...a.applied, ...b.applied].filter((v) => !v.startsWith('000_')).sort()).toEqual([
+        '001_items',
+        '002_indexes',
+      ]);
+      expect((await indexes(set.schema)).every((index) => index.valid)).toBe(true);
+    } finally {
+      await other.end({ timeout: 5 });
+    }
+  });
+
   it('runs a file outside a transaction, so CREATE INDEX CONCURRENTLY works', async () => {
     const set = await freshSet(CONCURRENT_FILES);
     expect((await migrate(sql, set, log)).applied).toContain('002_indexes');

@@ -112,7 +112,7 @@ export async function migrationsFingerprint(sets: MigrationSet[], log: Logger): 
 
 /**
  * Brings `set.schema` up to date. A session advisory lock keyed on the schema serialises
- * replicas starting together; each file runs in its own transaction with its bookkeeping row,
+ * replicas starting together (asked for again until free: see takeLock); each file runs in its own transaction with its bookkeeping row,
  * so a failure leaves every earlier file applied and this one not at all (but for a file that
  * runs outside a transaction: migrate-outside.ts).
  */
@@ -123,7 +123,7 @@ export async function migrate(sql: Sql, set: MigrationSet, log: Logger): Promise
   // Advisory locks belong to a session, so lock, work and unlock must share one connection.
   const conn = await sql.reserve();
   try {
-    await conn`select pg_advisory_lock(hashtext(${lockKey}))`;
+    await takeLock(conn, lockKey);
     try {
       return { applied: await applyPending(conn, schema, migrations, log) };
     } finally {
@@ -131,6 +131,24 @@ export async function migrate(sql: Sql, set: MigrationSet, log: Logger): Promise
     }
   } finally {
     conn.release();
+  }
+}
+
+/** How often a replica asks again for the migration lock another one holds. */
+const LOCK_RETRY_MS = 100;
+
+/**
+ * Takes the session lock by asking without waiting, again and again: a session blocked in
+ * pg_advisory_lock sits in a transaction with a snapshot, which a CREATE INDEX CONCURRENTLY run by
+ * the holder waits for (PostgreSQL then ends one of the two as a deadlock).
+ */
+async function takeLock(conn: Sql, lockKey: string): Promise<void> {
+  for (;;) {
+    const [row] = await conn<
+      { locked: boolean }[]
+    >`select pg_try_advisory_lock(hashtext(${lockKey})) as locked`;
+    if (row?.locked) return;
+    await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
   }
 }
 
