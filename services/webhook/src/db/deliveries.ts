@@ -7,6 +7,7 @@ import {
   pageRows,
   pageStart,
   type Sql,
+  type SqlFragment,
   type TransactionSql,
 } from '@voice/shared';
 
@@ -207,6 +208,32 @@ export const ATTEMPTS = (db: Db) => db`
            ORDER BY a.attempt)
       FROM webhook.delivery_attempts a WHERE a.delivery_id = d.id), '[]'::json) AS attempts`;
 
+/**
+ * One page of the deliveries `mine` selects, newest first (ties by id): a keyset read, the attempts
+ * gathered for the page's rows only (not for rows an offset skips). Both delivery logs, an agent's
+ * and an account endpoint's, read this way; `listName` keeps their cursors apart.
+ */
+export async function pageOfDeliveries<R extends { id: string }>(
+  db: Db,
+  mine: SqlFragment,
+  columns: SqlFragment,
+  listName: string,
+  query: PageQuery,
+): Promise<{ rows: R[]; extent: PageExtent }> {
+  const start = pageStart(query, ['timestamp', 'uuid'], listName);
+  const read = db<(R & { sort_at: string })[]>`
+    SELECT ${columns}, ${ATTEMPTS(db)}, d.sort_at
+      FROM (SELECT ${columns}, d.created_at::text AS sort_at FROM webhook.deliveries d
+             WHERE ${mine}
+               ${start.after ? db`AND (created_at, id) < (${cursorTime(db, start.after[0])}, ${start.after[1]}::uuid)` : db``}
+             ORDER BY created_at DESC, id DESC LIMIT ${start.limit} OFFSET ${start.offset}) d
+     ORDER BY d.created_at DESC, d.id DESC`;
+  const rows = await pageRows(start, read);
+  const page = pageEnd(rows, start, query.page_size, (row) => [row.sort_at, row.id]);
+  const extent = await pageExtent(db, db`webhook.deliveries WHERE ${mine}`, start, page);
+  return { rows: page.rows, extent };
+}
+
 export const deliveryLogRepository = {
   /**
    * One page of an agent's deliveries, newest first (ties by id): a keyset read on
@@ -219,19 +246,8 @@ export const deliveryLogRepository = {
     agentId: string,
     query: PageQuery,
   ): Promise<{ rows: DeliveryLogRow[]; extent: PageExtent }> {
-    const start = pageStart(query, ['timestamp', 'uuid'], 'webhook_deliveries');
     const mine = db`account_id = ${accountId} AND agent_id = ${agentId}`;
-    const read = db<(DeliveryLogRow & { sort_at: string })[]>`
-      SELECT ${LOG_COLUMNS(db)}, ${ATTEMPTS(db)}, d.sort_at
-        FROM (SELECT ${LOG_COLUMNS(db)}, d.created_at::text AS sort_at FROM webhook.deliveries d
-               WHERE ${mine}
-                 ${start.after ? db`AND (created_at, id) < (${cursorTime(db, start.after[0])}, ${start.after[1]}::uuid)` : db``}
-               ORDER BY created_at DESC, id DESC LIMIT ${start.limit} OFFSET ${start.offset}) d
-       ORDER BY d.created_at DESC, d.id DESC`;
-    const rows = await pageRows(start, read);
-    const page = pageEnd(rows, start, query.page_size, (row) => [row.sort_at, row.id]);
-    const extent = await pageExtent(db, db`webhook.deliveries WHERE ${mine}`, start, page);
-    return { rows: page.rows, extent };
+    return pageOfDeliveries<DeliveryLogRow>(db, mine, LOG_COLUMNS(db), 'webhook_deliveries', query);
   },
 
   async find(db: Db, accountId: string, agentId: string, id: string): Promise<DeliveryLogRow | undefined> {

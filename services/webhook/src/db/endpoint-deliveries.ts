@@ -1,16 +1,5 @@
-import {
-  cursorTime,
-  type EndpointEventKind,
-  type PageExtent,
-  type PageQuery,
-  pageEnd,
-  pageExtent,
-  pageRows,
-  pageStart,
-  type Sql,
-  type TransactionSql,
-} from '@voice/shared';
-import { ATTEMPTS, type DeliveryLogRow } from './deliveries';
+import type { EndpointEventKind, PageExtent, PageQuery, Sql, TransactionSql } from '@voice/shared';
+import { ATTEMPTS, type DeliveryLogRow, pageOfDeliveries } from './deliveries';
 
 type Db = Sql | TransactionSql;
 
@@ -32,19 +21,8 @@ export const endpointDeliveryRepository = {
     endpointId: string,
     query: PageQuery,
   ): Promise<{ rows: EndpointDeliveryRow[]; extent: PageExtent }> {
-    const start = pageStart(query, ['timestamp', 'uuid'], 'webhook_endpoint_deliveries');
     const mine = db`endpoint_id = ${endpointId}`;
-    const read = db<(EndpointDeliveryRow & { sort_at: string })[]>`
-      SELECT ${COLUMNS(db)}, ${ATTEMPTS(db)}, d.sort_at
-        FROM (SELECT ${COLUMNS(db)}, d.created_at::text AS sort_at FROM webhook.deliveries d
-               WHERE ${mine}
-                 ${start.after ? db`AND (created_at, id) < (${cursorTime(db, start.after[0])}, ${start.after[1]}::uuid)` : db``}
-               ORDER BY created_at DESC, id DESC LIMIT ${start.limit} OFFSET ${start.offset}) d
-       ORDER BY d.created_at DESC, d.id DESC`;
-    const rows = await pageRows(start, read);
-    const page = pageEnd(rows, start, query.page_size, (row) => [row.sort_at, row.id]);
-    const extent = await pageExtent(db, db`webhook.deliveries WHERE ${mine}`, start, page);
-    return { rows: page.rows, extent };
+    return pageOfDeliveries<EndpointDeliveryRow>(db, mine, COLUMNS(db), 'webhook_endpoint_deliveries', query);
   },
 
   async find(db: Db, endpointId: string, id: string): Promise<EndpointDeliveryRow | undefined> {
