@@ -13,6 +13,21 @@ function header(name: string, required: boolean, description: string, schema: Re
   return { name, in: 'header', required, description, schema };
 }
 
+/** The headers every delivery carries, an agent's webhook or an account endpoint's: what and which. */
+function eventHeaders(kind: string) {
+  return [
+    header(WEBHOOK_HEADERS.event, true, 'The event kind', { type: 'string', const: kind }),
+    header(WEBHOOK_HEADERS.eventId, true, 'The event: the same on every attempt and every redelivery', {
+      type: 'string',
+      format: 'uuid',
+    }),
+    header(WEBHOOK_HEADERS.deliveryId, true, 'The delivery: one per delivery, the same across its attempts', {
+      type: 'string',
+      format: 'uuid',
+    }),
+  ];
+}
+
 /**
  * The OpenAPI 3.1 `webhooks` section: the request the webhook service sends to an agent's
  * webhook_config.url when one of its calls ends. The body is the CallEndedPayload contract the
@@ -31,20 +46,7 @@ export const WEBHOOKS = {
         'Each delivery and its attempts are listed by GET /v1/agents/{agent_id}/webhook-deliveries.',
       security: [],
       parameters: [
-        header(WEBHOOK_HEADERS.event, true, 'The event kind', { type: 'string', const: 'CALL_ENDED' }),
-        header(WEBHOOK_HEADERS.eventId, true, 'The event: the same on every attempt and every redelivery', {
-          type: 'string',
-          format: 'uuid',
-        }),
-        header(
-          WEBHOOK_HEADERS.deliveryId,
-          true,
-          'The delivery: one per delivery, the same across its attempts',
-          {
-            type: 'string',
-            format: 'uuid',
-          },
-        ),
+        ...eventHeaders('CALL_ENDED'),
         header(
           WEBHOOK_HEADERS.signature,
           false,
@@ -103,20 +105,7 @@ function endpointWebhook(kind: EndpointEventKind) {
         'secret, newest first (`t=<ts>,v1=<new>,v1=<old>`). Listed by GET /v1/webhook-endpoints/{id}/deliveries.',
       security: [],
       parameters: [
-        header(WEBHOOK_HEADERS.event, true, 'The event kind', { type: 'string', const: kind }),
-        header(WEBHOOK_HEADERS.eventId, true, 'The event: the same on every attempt and every redelivery', {
-          type: 'string',
-          format: 'uuid',
-        }),
-        header(
-          WEBHOOK_HEADERS.deliveryId,
-          true,
-          'The delivery: one per delivery, the same across its attempts',
-          {
-            type: 'string',
-            format: 'uuid',
-          },
-        ),
+        ...eventHeaders(kind),
         header(
           WEBHOOK_HEADERS.signature,
           true,
