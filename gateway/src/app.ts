@@ -56,6 +56,7 @@ export interface HttpLimits {
   maxConnectionsPerAddress: number;
   /** REST writes one account may have in flight, the rest waiting unread (0: no limit). */
   accountWritesInFlight: number;
+  accountWritesShared: number;
 }
 
 export interface GatewayOptions {
@@ -225,7 +226,10 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   app.addHook('onClose', () => limiter.close());
 
   const metrics = options.metrics ?? new Metrics({ role: 'gateway' });
-  const admission = new AccountAdmission(options.http.accountWritesInFlight);
+  const admission = new AccountAdmission({
+    perAccount: options.http.accountWritesInFlight,
+    shared: options.http.accountWritesShared,
+  });
   admissionMetrics(metrics, admission);
   await app.register(metricsPlugin, {
     metrics,

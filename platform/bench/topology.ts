@@ -43,6 +43,7 @@ function platformEnv(env: BenchEnv): Record<string, string | undefined> {
     CALL_DIALS_PER_SECOND: env.callDialsPerSecond,
     // For A/B runs of the gateway's per-account write limit (the fairness section).
     ACCOUNT_WRITES_IN_FLIGHT: process.env.BENCH_ACCOUNT_WRITES_IN_FLIGHT,
+    ACCOUNT_WRITES_SHARED: process.env.BENCH_ACCOUNT_WRITES_SHARED,
     PORT: '0',
     // Every bench client (1,000 fan-out subscribers among them) comes from this one address, as
     // from a proxy in front: the per-address connection cap would refuse most of them.

@@ -168,6 +168,11 @@ export const ConfigSchema = z.object({
   /** REST writes (POST, PUT, PATCH, DELETE) one account may have in the gateway at once; 0: no limit. */
   ACCOUNT_WRITES_IN_FLIGHT: z.coerce.number().int().min(0).max(10_000).default(8),
   /**
+   * The same while another account has written within the last 2 s: each account's share when
+   * they compete (at least 1, at most ACCOUNT_WRITES_IN_FLIGHT).
+   */
+  ACCOUNT_WRITES_SHARED: z.coerce.number().int().min(1).max(10_000).default(2),
+  /**
    * Which proxies may set X-Forwarded-For: `false`, a hop count (`1` behind one load balancer),
    * or comma-separated addresses/CIDRs. `true` (trust everyone) is refused: any client could then
    * pick its own address and its own rate-limit budget.
@@ -258,6 +263,7 @@ export function httpLimits(config: Config) {
     keepAliveTimeoutMs: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     maxConnectionsPerAddress: maxConnectionsPerIp(config),
     accountWritesInFlight: config.ACCOUNT_WRITES_IN_FLIGHT,
+    accountWritesShared: config.ACCOUNT_WRITES_SHARED,
   };
 }
 
