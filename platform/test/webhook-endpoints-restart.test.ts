@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { WebhookEndpointWithSecret } from '@voice/shared';
-import { createTestDatabase, infraModes, type TestDatabase, testInfra } from '@voice/shared/testing';
+import { createTestDatabase, infraModes, type TestDatabase } from '@voice/shared/testing';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from './support/accounts';
 import { placeCalls as placeCallsTo } from './support/calls';
 import { api, type Envelope } from './support/http';
+import { type NatsTopology, startNatsTopology } from './support/nats-topology';
 import { pollUntil } from './support/poll';
-import { type PlatformProcess, spawnPlatform, spawnService } from './support/process';
 import { signatureVerifies, startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
 const FROM = '+14155550100';
@@ -38,11 +38,9 @@ describe.runIf(infraModes().includes('nats'))(
     const adminToken = `admin-${randomBytes(16).toString('hex')}`;
     let database: TestDatabase;
     let sql: postgres.Sql;
-    let env: Record<string, string>;
     let receiver: WebhookReceiver;
-    let processes: PlatformProcess[] = [];
+    let topology: NatsTopology | undefined;
     let gatewayUrl: string;
-    let webhook: PlatformProcess;
     let key: string;
     let agentId: string;
     let endpoint: WebhookEndpointWithSecret;
@@ -51,30 +49,19 @@ describe.runIf(infraModes().includes('nats'))(
       database = await createTestDatabase('nats');
       sql = postgres(database.url, { max: 2, onnotice: () => {} });
       receiver = await startWebhookReceiver();
-      env = {
-        NATS_URL: testInfra().natsUrl!,
-        DATABASE_URL: database.url,
-        BUS_PREFIX: `hookeprestart${randomBytes(6).toString('hex')}`,
-        ADMIN_TOKEN: adminToken,
-        RECORDING_URL_SECRET: `recording-${randomBytes(24).toString('hex')}`,
-        PUBLIC_BASE_URL: 'http://voice.example.test',
-        PORT: '0',
-        HOST: '127.0.0.1',
-        SIM_TIME_SCALE: '0.002',
-        WEBHOOK_ALLOW_PRIVATE: 'true',
-        WEBHOOK_RETRY_BASE_MS: String(RETRY_BASE_MS),
-        DATABASE_POOL_SIZE: '4',
-      };
-      const [gateway, ...services] = await Promise.all([
-        spawnPlatform('gateway', env),
-        spawnService('agent', env),
-        spawnService('call', env),
-        spawnService('webhook', env),
-        spawnService('telephony', env),
-      ]);
-      processes = [gateway!, ...services];
-      webhook = services[2]!;
-      gatewayUrl = gateway!.url!;
+      topology = await startNatsTopology({
+        databaseUrl: database.url,
+        prefix: 'hookeprestart',
+        adminToken,
+        simTimeScale: 0.002,
+        env: {
+          PUBLIC_BASE_URL: 'http://voice.example.test',
+          WEBHOOK_ALLOW_PRIVATE: 'true',
+          WEBHOOK_RETRY_BASE_MS: String(RETRY_BASE_MS),
+          DATABASE_POOL_SIZE: '4',
+        },
+      });
+      gatewayUrl = topology.gatewayUrl;
       ({ key } = await createAccount({ url: gatewayUrl, adminToken }, { name: 'Endpoint restart' }));
       const agent = await api<Envelope<{ id: string }>>(gatewayUrl, 'POST', '/v1/agents', {
         key,
@@ -97,7 +84,7 @@ describe.runIf(infraModes().includes('nats'))(
     }, 180_000);
 
     afterAll(async () => {
-      await Promise.all(processes.map((p) => p.stop('SIGKILL')));
+      await topology?.stop();
       await receiver?.close();
       await sql?.end({ timeout: 5 });
       await database?.drop();
@@ -135,7 +122,7 @@ describe.runIf(infraModes().includes('nats'))(
         (rows) => rows.length === retrying.length * EVENTS.length && rows.every((r) => r.attempt_count >= 1),
         'deliveries not attempted',
       );
-      expect(await webhook.stop('SIGKILL')).toBeNull();
+      expect(await topology!.kill('webhook')).toBeNull();
       receiver.answerWith(() => ({ status: 200 }));
 
       // Calls that ring, are answered and end while the service is down: their events wait in the streams.
@@ -148,8 +135,7 @@ describe.runIf(infraModes().includes('nats'))(
       );
       expect(await deliveriesOf(unconsumed)).toHaveLength(0);
 
-      const restarted = await spawnService('webhook', env);
-      processes.push(restarted);
+      await topology!.restart('webhook');
       const all = [...retrying, ...unconsumed];
       const rows = await pollUntil(
         () => deliveriesOf(all),

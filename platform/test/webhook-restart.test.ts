@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from './support/accounts';
 import { placeCalls as placeCallsTo } from './support/calls';
 import { api, type Envelope } from './support/http';
+import { type NatsTopology, startNatsTopology } from './support/nats-topology';
 import { pollUntil } from './support/poll';
-import { natsProcessEnv, type PlatformProcess, spawnPlatform, spawnService } from './support/process';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
 const FROM = '+14155550100';
@@ -34,11 +34,9 @@ describe.runIf(infraModes().includes('nats'))(
     const adminToken = `admin-${randomBytes(16).toString('hex')}`;
     let database: TestDatabase;
     let sql: postgres.Sql;
-    let env: Record<string, string>;
     let receiver: WebhookReceiver;
-    let processes: PlatformProcess[] = [];
+    let topology: NatsTopology | undefined;
     let gatewayUrl: string;
-    let webhook: PlatformProcess;
     let key: string;
     let agentId: string;
 
@@ -46,26 +44,19 @@ describe.runIf(infraModes().includes('nats'))(
       database = await createTestDatabase('nats');
       sql = postgres(database.url, { max: 2, onnotice: () => {} });
       receiver = await startWebhookReceiver();
-      env = natsProcessEnv(
-        { databaseUrl: database.url, prefix: 'hookrestart', adminToken, simTimeScale: 0.002 },
-        {
+      topology = await startNatsTopology({
+        databaseUrl: database.url,
+        prefix: 'hookrestart',
+        adminToken,
+        simTimeScale: 0.002,
+        env: {
           PUBLIC_BASE_URL: 'http://voice.example.test',
           WEBHOOK_ALLOW_PRIVATE: 'true',
           WEBHOOK_RETRY_BASE_MS: String(RETRY_BASE_MS),
           DATABASE_POOL_SIZE: '4',
         },
-      );
-      const [gateway, ...services] = await Promise.all([
-        spawnPlatform('gateway', env),
-        spawnService('agent', env),
-        spawnService('call', env),
-        spawnService('webhook', env),
-        // Routes each call to its carrier at placement.
-        spawnService('telephony', env),
-      ]);
-      processes = [gateway!, ...services];
-      webhook = services[2]!;
-      gatewayUrl = gateway!.url!;
+      });
+      gatewayUrl = topology.gatewayUrl;
       ({ key } = await createAccount({ url: gatewayUrl, adminToken }, { name: 'Hook restart' }));
       const created = await api<Envelope<{ id: string }>>(gatewayUrl, 'POST', '/v1/agents', {
         key,
@@ -82,7 +73,7 @@ describe.runIf(infraModes().includes('nats'))(
     }, 180_000);
 
     afterAll(async () => {
-      await Promise.all(processes.map((p) => p.stop('SIGKILL')));
+      await topology?.stop();
       await receiver?.close();
       await sql?.end({ timeout: 5 });
       await database?.drop();
@@ -118,7 +109,7 @@ describe.runIf(infraModes().includes('nats'))(
         (rows) => rows.length === retrying.length && rows.every((r) => r.attempt_count >= 1),
         'deliveries not attempted',
       );
-      expect(await webhook.stop('SIGKILL')).toBeNull();
+      expect(await topology!.kill('webhook')).toBeNull();
       receiver.answerWith(() => ({ status: 200 }));
 
       // Calls that end while the service is down: their CALL_ENDED waits in the stream.
@@ -131,8 +122,7 @@ describe.runIf(infraModes().includes('nats'))(
       );
       expect(await deliveriesOf(unconsumed)).toHaveLength(0);
 
-      const restarted = await spawnService('webhook', env);
-      processes.push(restarted);
+      await topology!.restart('webhook');
       const all = [...retrying, ...unconsumed];
       const rows = await pollUntil(
         () => deliveriesOf(all),

@@ -86,9 +86,10 @@ export async function waitForOutput(
 export async function spawnService(
   role: string,
   env: Record<string, string | undefined>,
+  timeoutMs?: number,
 ): Promise<PlatformProcess> {
   const proc = await spawnPlatform(role, { ...env, LOG_LEVEL: 'info' }, { waitForUrl: false });
-  await waitForOutput(proc, /"msg":"started"/);
+  await waitForOutput(proc, /"msg":"started"/, timeoutMs);
   return proc;
 }
 
