@@ -56,7 +56,9 @@ describe.each(infraModes())('calls routed to SIP trunks with SIMULATED_CARRIER=o
     expect(done.counts).toMatchObject({ failed: 1, total: 1 });
     const [contact] = await campaigns.contacts(created.id);
     expect((contact as CampaignContact).failure_reason).toMatch(/^NO_SIP_TRUNK/);
-    expect((contact as CampaignContact).attempts).toBe(1);
+    // `attempts` counts calls placed: this placement was refused, so none, and no call id.
+    expect((contact as CampaignContact).attempts).toBe(0);
+    expect((contact as CampaignContact).call_ids).toEqual([]);
     expect(await campaigns.calls(created.id)).toHaveLength(0);
   });
 

@@ -251,15 +251,20 @@ describe.each(infraModes())('the do-not-call list (%s)', (mode) => {
     expect(done.counts).toMatchObject({ total: 3, completed: 1, skipped: 2, failed: 0 });
     const contacts = await campaigns.contacts(created.id);
     const byNumber = Object.fromEntries(contacts.map((c: CampaignContact) => [c.phone_number, c]));
+    // No call was placed for them: no attempt counted, no call id that names no call.
     expect(byNumber[before]).toMatchObject({
       state: 'skipped',
       skip_reason: 'do_not_call',
       failure_reason: null,
+      attempts: 0,
+      call_ids: [],
     });
     expect(byNumber[later]).toMatchObject({
       state: 'skipped',
       skip_reason: 'do_not_call',
       failure_reason: null,
+      attempts: 0,
+      call_ids: [],
     });
     expect(byNumber[HELD]).toMatchObject({ state: 'completed', skip_reason: null });
     const calls = await campaigns.calls(created.id);

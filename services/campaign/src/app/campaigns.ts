@@ -221,12 +221,20 @@ export class CampaignsApp {
     return true;
   }
 
-  /** A placement the call service refused for good: the contact fails, its slot is free again. */
+  /**
+   * A placement the call service refused for good: the contact fails, its slot is free again, and
+   * the attempt is taken back (no call was placed; its id would name no call).
+   */
   async failAttempt(accountId: string, campaignId: string, callId: string, reason: string): Promise<boolean> {
     const failed = await transaction(this.options.sql, async (tx) => {
       const found = await this.lockWithContact(tx, accountId, campaignId, callId);
       if (!found) return false;
-      await this.endAttempt(tx, found, { state: 'failed', nextAttemptAt: null, failureReason: reason });
+      await this.endAttempt(tx, found, {
+        state: 'failed',
+        nextAttemptAt: null,
+        failureReason: reason,
+        refusedCallId: callId,
+      });
       return true;
     });
     if (failed) this.options.onRunnable();
@@ -246,7 +254,12 @@ export class CampaignsApp {
     const skipped = await transaction(this.options.sql, async (tx) => {
       const found = await this.lockWithContact(tx, accountId, campaignId, callId);
       if (!found) return false;
-      await this.endAttempt(tx, found, { state: 'skipped', nextAttemptAt: null, skipReason: reason });
+      await this.endAttempt(tx, found, {
+        state: 'skipped',
+        nextAttemptAt: null,
+        skipReason: reason,
+        refusedCallId: callId,
+      });
       return true;
     });
     if (skipped) this.options.onRunnable();

@@ -271,11 +271,16 @@ export const contactRepository = {
       nextAttemptAt: Date | null;
       failureReason?: string;
       skipReason?: SkipReason;
+      /** The call service refused this placement: no call exists, so the attempt is taken back. */
+      refusedCallId?: string;
     },
   ): Promise<void> {
+    const refused = change.refusedCallId ?? null;
     await tx`
       UPDATE campaign.contacts SET state = ${change.state}, next_attempt_at = ${change.nextAttemptAt},
         failure_reason = ${change.failureReason ?? null}, skip_reason = ${change.skipReason ?? null},
+        attempts = attempts - ${refused === null ? 0 : 1},
+        call_ids = CASE WHEN ${refused}::uuid IS NULL THEN call_ids ELSE array_remove(call_ids, ${refused}::uuid) END,
         updated_at = now()
       WHERE campaign_id = ${campaignId} AND state = 'in_progress' AND position = ${position}`;
   },
