@@ -2,22 +2,22 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
-import { infraModes } from '@voice/shared/testing';
+import type { InfraMode } from '@voice/shared/testing';
 import fc from 'fast-check';
 import type { GraphQLSchema } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { VoiceClientError } from '../../client/src/index';
-import { startTestPlatform, type TestPlatform } from '../test/support/harness';
-import { healthWhen } from '../test/support/health';
-import { api } from '../test/support/http';
-import { createFixtures } from './support/fixtures';
-import { gatewaySchema, graphqlRequest } from './support/graphql';
-import { type OpenApiDocument, type Operation, operationsOf } from './support/openapi';
-import { judge, type Sent, surfaceOf } from './support/oracle';
-import { rawRequest } from './support/raw';
-import { type Focus, restRequest } from './support/rest';
-import { type HeldConnections, holdConnections } from './support/revocation';
-import { runConnectionFlood, runSlowAttack, slowAttack } from './support/slow';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import type { VoiceClientError } from '../../../client/src/index';
+import { startTestPlatform, type TestPlatform } from '../../test/support/harness';
+import { healthWhen } from '../../test/support/health';
+import { api } from '../../test/support/http';
+import { createFixtures } from './fixtures';
+import { gatewaySchema, graphqlRequest } from './graphql';
+import { type OpenApiDocument, type Operation, operationsOf } from './openapi';
+import { judge, type Sent, surfaceOf } from './oracle';
+import { rawRequest } from './raw';
+import { type Focus, restRequest } from './rest';
+import { type HeldConnections, holdConnections } from './revocation';
+import { runConnectionFlood, runSlowAttack, slowAttack } from './slow';
 import {
   type HttpRequest,
   type Outcome,
@@ -25,18 +25,9 @@ import {
   type RawRequest,
   sendHttp,
   sendRaw,
-} from './support/transport';
-import { procedures, trpcRequest } from './support/trpc';
+} from './transport';
+import { procedures, trpcRequest } from './trpc';
 
-/**
- * The HTTP fuzz suite (`pnpm test:fuzz`): FUZZ_RUNS generated requests (default 10,000) per
- * infrastructure mode against one started platform, from a fixed seed (FUZZ_SEED) so a failure
- * replays. Every answer must be < 500, complete within 5 s, in the documented error shape of its
- * surface, and no error may be logged; the platform must be healthy at the end.
- *
- * FUZZ_KEEP_GOING=1 runs every case and lists each distinct failure instead of stopping at (and
- * shrinking) the first.
- */
 const SEED = Number(process.env.FUZZ_SEED || 20_251_122);
 const RUNS = Number(process.env.FUZZ_RUNS || 10_000);
 const KEEP_GOING = process.env.FUZZ_KEEP_GOING === '1';
@@ -73,10 +64,6 @@ const SLOW_AT_ONCE = 20;
 /** By then a slow attack's connection must be closed: the longer timeout, a check, the answer, the linger. */
 const SLOW_CLOSE_MS = 15_000;
 
-console.log(
-  `fuzz: seed ${SEED} (FUZZ_SEED), ${RUNS} requests per mode (FUZZ_RUNS), modes ${infraModes().join(', ')}`,
-);
-
 function describeRequest(request: HttpRequest | RawRequest): string {
   if ('bytes' in request)
     return `raw bytes: ${JSON.stringify(request.bytes.subarray(0, 400).toString('latin1'))}`;
@@ -111,7 +98,18 @@ function describeOutcome(outcome: Outcome): string {
     .join(' | ');
 }
 
-describe.each(infraModes())('HTTP fuzz (%s)', (mode) => {
+/**
+ * The HTTP fuzz suite (`pnpm test:fuzz`) for one infrastructure mode, inside its file's describe:
+ * FUZZ_RUNS generated requests (default 10,000) against one started platform, from a fixed seed
+ * (FUZZ_SEED) so a failure replays. Every answer must be < 500, complete within 5 s, in the documented error shape of its
+ * surface, and no error may be logged; the platform must be healthy at the end.
+ *
+ * FUZZ_KEEP_GOING=1 runs every case and lists each distinct failure instead of stopping at (and
+ * shrinking) the first.
+ */
+export function fuzzSuite(mode: InfraMode): void {
+  console.log(`fuzz (${mode}): seed ${SEED} (FUZZ_SEED), ${RUNS} requests (FUZZ_RUNS)`);
+
   let t: TestPlatform;
   let port: number;
   let fixtures: Awaited<ReturnType<typeof createFixtures>>;
@@ -353,4 +351,4 @@ describe.each(infraModes())('HTTP fuzz (%s)', (mode) => {
     // The server closes its side moments after ours (seconds on a loaded machine).
     await vi.waitFor(() => expect(leaked()).toEqual([]), { timeout: 30_000, interval: 50 });
   });
-});
+}
