@@ -1,11 +1,6 @@
-import { migrations as agentMigrations, createAgentService } from '@voice/agent-service';
-import { migrations as callMigrations, createCallService, type TelephonyProvider } from '@voice/call-service';
-import { migrations as campaignMigrations, createCampaignService } from '@voice/campaign-service';
-import { migrations as gatewayMigrations } from '@voice/gateway';
+import type { TelephonyProvider } from '@voice/call-service';
 import type { Clock, MigrationSet, ServiceDeps, ServiceHandle, ServiceName } from '@voice/shared';
 import type { RecordingStore } from '@voice/shared/recordings';
-import { createTelephonyService, migrations as telephonyMigrations } from '@voice/telephony-service';
-import { createWebhookService, migrations as webhookMigrations } from '@voice/webhook-service';
 
 export const ROLES = ['all', 'gateway', 'agent', 'call', 'campaign', 'webhook', 'telephony'] as const;
 export type Role = (typeof ROLES)[number];
@@ -26,33 +21,46 @@ export interface ServiceComponent {
   create: (deps: ServiceDeps, options: ServiceOptions) => ServiceHandle;
 }
 
+// Each service's code is loaded only by a process that runs it: a process of one role does not
+// pay for loading (and holding) the gateway's GraphQL stack or the other services.
 /** Every service the platform can run; the gateway is wired separately (it serves HTTP). */
-export const SERVICES: Record<ServiceName, ServiceComponent> = {
-  agent: { migrations: agentMigrations, create: createAgentService },
-  call: {
-    migrations: callMigrations,
-    create: (deps, { callProvider }) =>
-      createCallService(deps, callProvider ? { provider: callProvider } : {}),
+export const SERVICES: Record<ServiceName, () => Promise<ServiceComponent>> = {
+  agent: async () => {
+    const { migrations, createAgentService } = await import('@voice/agent-service');
+    return { migrations, create: createAgentService };
   },
-  campaign: {
-    migrations: campaignMigrations,
-    create: (deps, { campaignClock }) =>
-      createCampaignService(deps, campaignClock ? { clock: campaignClock } : {}),
+  call: async () => {
+    const { migrations, createCallService } = await import('@voice/call-service');
+    return {
+      migrations,
+      create: (deps, { callProvider }) =>
+        createCallService(deps, callProvider ? { provider: callProvider } : {}),
+    };
   },
-  webhook: { migrations: webhookMigrations, create: (deps) => createWebhookService(deps) },
-  telephony: {
-    migrations: telephonyMigrations,
-    create: (deps, { recordingStore }) =>
-      createTelephonyService(deps, recordingStore ? { recordingStore } : {}),
+  campaign: async () => {
+    const { migrations, createCampaignService } = await import('@voice/campaign-service');
+    return {
+      migrations,
+      create: (deps, { campaignClock }) =>
+        createCampaignService(deps, campaignClock ? { clock: campaignClock } : {}),
+    };
+  },
+  webhook: async () => {
+    const { migrations, createWebhookService } = await import('@voice/webhook-service');
+    return { migrations, create: (deps) => createWebhookService(deps) };
+  },
+  telephony: async () => {
+    const { migrations, createTelephonyService } = await import('@voice/telephony-service');
+    return {
+      migrations,
+      create: (deps, { recordingStore }) =>
+        createTelephonyService(deps, recordingStore ? { recordingStore } : {}),
+    };
   },
 };
 
-export const GATEWAY_MIGRATIONS = gatewayMigrations;
-
-export const ALL_MIGRATIONS: MigrationSet[] = [
-  gatewayMigrations,
-  ...Object.values(SERVICES).map((s) => s.migrations),
-];
+/** The gateway's code, loaded by the processes that serve HTTP. */
+export const loadGateway = () => import('@voice/gateway');
 
 export function componentsOf(role: Role): Component[] {
   return role === 'all' ? ['gateway', 'agent', 'call', 'campaign', 'webhook', 'telephony'] : [role];

@@ -1,5 +1,5 @@
 import type { TelephonyProvider } from '@voice/call-service';
-import { buildGateway, type Gateway, type GatewayDeps } from '@voice/gateway';
+import type { Gateway, GatewayDeps } from '@voice/gateway';
 import {
   type Clock,
   type Config,
@@ -17,7 +17,14 @@ import {
   type TelephonyProviderInfo,
 } from '@voice/shared';
 import type { FastifyPluginAsync } from 'fastify';
-import { type Component, componentsOf, GATEWAY_MIGRATIONS, type Role, SERVICES } from './components';
+import {
+  type Component,
+  componentsOf,
+  loadGateway,
+  type Role,
+  SERVICES,
+  type ServiceComponent,
+} from './components';
 import { ensureDevelopmentKey } from './dev-account';
 import { applyHeapGrowthPolicy, defaultHeapGrowthPercent } from './heap-policy';
 import { type Infrastructure, openInfrastructure, runStages, StartupCleanupError } from './infrastructure';
@@ -76,12 +83,30 @@ export interface PlatformOptions {
   signal?: AbortSignal;
 }
 
-async function migrateAll(infra: Infrastructure, components: Component[], log: Logger): Promise<void> {
+/** The code of this process's components, loaded once (only what the role runs). */
+interface Loaded {
+  gateway: Awaited<ReturnType<typeof loadGateway>> | undefined;
+  services: Map<ServiceName, ServiceComponent>;
+}
+
+async function loadComponents(components: Component[]): Promise<Loaded> {
+  const [gateway, ...services] = await Promise.all([
+    components.includes('gateway') ? loadGateway() : undefined,
+    ...components
+      .filter((c): c is ServiceName => c !== 'gateway')
+      .map(async (c) => [c, await SERVICES[c]()] as const),
+  ]);
+  return { gateway, services: new Map(services as Array<readonly [ServiceName, ServiceComponent]>) };
+}
+
+async function migrateAll(infra: Infrastructure, loaded: Loaded, log: Logger): Promise<void> {
   const sql = infra.openSql('migrations');
+  const sets = [
+    ...(loaded.gateway ? [loaded.gateway.migrations] : []),
+    ...[...loaded.services.values()].map((s) => s.migrations),
+  ];
   try {
-    await Promise.all(
-      components.map((c) => migrate(sql, c === 'gateway' ? GATEWAY_MIGRATIONS : SERVICES[c].migrations, log)),
-    );
+    await Promise.all(sets.map((set) => migrate(sql, set, log)));
   } finally {
     await sql.end({ timeout: 5 });
   }
@@ -120,7 +145,8 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
   };
   try {
     signal?.throwIfAborted();
-    await migrateAll(infrastructure, components, log);
+    const loaded = await loadComponents(components);
+    await migrateAll(infrastructure, loaded, log);
     signal?.throwIfAborted();
     // Services that build links (webhook payloads) get the resolved recording secret and a base URL;
     // only the components that sign links resolve (and maybe generate) the secret. With PORT 0 the
@@ -146,7 +172,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       };
       services.set(
         component,
-        SERVICES[component].create(deps, {
+        loaded.services.get(component)!.create(deps, {
           callProvider: options.callProvider,
           recordingStore: () => infrastructure.recordingStore(),
           campaignClock,
@@ -162,7 +188,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     const metricsOnApiPort = config.METRICS_PORT === undefined && role === 'all';
     if (components.includes('gateway')) {
       const sql = infrastructure.openSql('gateway');
-      gateway = await buildGateway({
+      gateway = await loaded.gateway!.buildGateway({
         bus,
         sql,
         rateLimitSql: infrastructure.openBookkeepingSql('gateway'),
