@@ -102,7 +102,7 @@ export class DeliveryWorker extends PollWorker {
     const decision = decideAfterAttempt(attempt, outcome, this.options.retryBaseMs);
     const endpoint = await deliveryRepository.recordAttempt(
       this.options.sql,
-      delivery.id,
+      delivery,
       {
         attempt,
         startedAt,
@@ -142,6 +142,7 @@ export class DeliveryWorker extends PollWorker {
     const fields = {
       account_id: delivery.account_id,
       agent_id: delivery.agent_id,
+      endpoint_id: delivery.endpoint_id,
       host: hostOf(delivery.url),
       failed_deliveries: endpoint.failed_deliveries,
       failing_since: new Date(endpoint.failing_since).toISOString(),
