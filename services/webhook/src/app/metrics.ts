@@ -1,5 +1,5 @@
 import { LATENCY_BUCKETS, type Logger, type Metrics, type Sql, withDeadline } from '@voice/shared';
-import type { AttemptOutcome, Decision } from '../domain/policy';
+import type { AttemptOutcome } from '../domain/policy';
 import { ADDRESS_NOT_ALLOWED_ERROR } from './sender';
 
 /** How one attempt ended, as a bounded label. */
@@ -33,8 +33,8 @@ export function attemptResult(outcome: AttemptOutcome): AttemptResult {
 export interface WebhookMetrics {
   /** One send, whatever its outcome, and how long it took. */
   attempted(outcome: AttemptOutcome, durationMs: number): void;
-  /** What the attempt decided for its delivery (recorded in the table). */
-  decided(decision: Decision): void;
+  /** The delivery's status once the attempt was recorded: succeeded and failed are final outcomes. */
+  finished(status: string): void;
 }
 
 /** A scrape waits at most this long for the database; then the gauge reads NaN (unknown). */
@@ -113,8 +113,8 @@ export function webhookMetrics(metrics: Metrics, sql: Sql, log: Logger): Webhook
       attempts.inc({ result });
       duration.observe({ result }, durationMs / 1000);
     },
-    decided(decision) {
-      if (decision.outcome !== 'retry') finished.inc({ status: decision.outcome });
+    finished(status) {
+      if (status === 'succeeded' || status === 'failed') finished.inc({ status });
     },
   };
 }

@@ -100,7 +100,7 @@ export class DeliveryWorker extends PollWorker {
     const durationMs = Date.now() - startedAt.getTime();
     this.options.metrics?.attempted(outcome, durationMs);
     const decision = decideAfterAttempt(attempt, outcome, this.options.retryBaseMs);
-    const endpoint = await deliveryRepository.recordAttempt(
+    const recorded = await deliveryRepository.recordAttempt(
       this.options.sql,
       delivery,
       {
@@ -115,9 +115,10 @@ export class DeliveryWorker extends PollWorker {
         ? { status: 'pending', nextAttemptInMs: decision.delayMs }
         : { status: decision.outcome },
     );
-    this.options.metrics?.decided(decision);
-    if (decision.outcome === 'failed') this.logFailed(delivery, attempt, outcome);
-    if (endpoint) this.logEndpoint(delivery, endpoint);
+    // The stored status, not the decision: a delivery cancelled during its attempt is not a failure.
+    if (recorded) this.options.metrics?.finished(recorded.status);
+    if (recorded?.status === 'failed') this.logFailed(delivery, attempt, outcome);
+    if (recorded?.endpoint) this.logEndpoint(delivery, recorded.endpoint);
   }
 
   /** What an operator needs to find the failing endpoint: ids and host, never the secret or URL. */

@@ -60,6 +60,13 @@ export type DeliveryUpdate =
   | { status: 'succeeded' | 'failed' }
   | { status: 'pending'; nextAttemptInMs: number };
 
+/** What recording an attempt left: the delivery's status, and its endpoint's state when that moved. */
+export interface AttemptRecorded {
+  /** cancelled: its endpoint was disabled during the attempt (no retry follows). */
+  status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+  endpoint: EndpointState | undefined;
+}
+
 /** The agent's endpoint after a delivery finished, when it is failing or just stopped failing. */
 export interface EndpointState {
   /** failing: this delivery failed too; recovered: it succeeded after failures. */
@@ -117,7 +124,8 @@ export const deliveryRepository = {
    * Logs one attempt and moves the delivery on, in one transaction. A final outcome also updates
    * the target's failing row (failing_endpoints for an agent's webhook, failing_account_endpoints
    * for an account endpoint: a failure adds to it, a success removes it) and answers that
-   * endpoint's state; undefined while retrying, or for a success with no failures before.
+   * endpoint's state (none while retrying, or for a success with no failures before); undefined
+   * when the delivery is gone (its endpoint was deleted during the attempt).
    * A delivery cancelled during the attempt (its endpoint was disabled) keeps the attempt in its
    * log and is never retried: it stays cancelled unless this attempt succeeded.
    */
@@ -126,7 +134,7 @@ export const deliveryRepository = {
     delivery: { id: string; endpoint_id: string | null },
     attempt: AttemptRecord,
     update: DeliveryUpdate,
-  ): Promise<EndpointState | undefined> {
+  ): Promise<AttemptRecorded | undefined> {
     const { id } = delivery;
     return sql.begin(async (tx) => {
       // A delivery whose endpoint was deleted during the attempt is gone: nothing to record.
@@ -138,14 +146,15 @@ export const deliveryRepository = {
          where exists (select 1 from webhook.deliveries where id = ${id} for key share)
         on conflict (delivery_id, attempt) do nothing`;
       if (update.status === 'pending') {
-        await tx`
+        const [row] = await tx<{ status: 'pending' | 'cancelled' }[]>`
           update webhook.deliveries
              set attempt_count = ${attempt.attempt}, lease_until = null,
                  status = case when status = 'cancelled' then status else 'pending' end,
                  next_attempt_at = case when status = 'cancelled' then null
                    else now() + ${update.nextAttemptInMs} * interval '1 millisecond' end
-           where id = ${id}`;
-        return undefined;
+           where id = ${id}
+          returning status`;
+        return row ? { status: row.status, endpoint: undefined } : undefined;
       }
       // The endpoint's row changes in the same statement as the delivery: no extra round trip.
       const done = tx`
@@ -156,11 +165,13 @@ export const deliveryRepository = {
                completed_at = now()
          where id = ${id}
         returning account_id, agent_id, endpoint_id, created_at, status`;
-      const row = delivery.endpoint_id
+      const finished = delivery.endpoint_id
         ? await accountEndpointState(tx, done, update.status)
         : await agentWebhookState(tx, done, update.status);
-      if (!row) return undefined;
-      return { state: update.status === 'succeeded' ? 'recovered' : 'failing', ...row };
+      if (!finished) return undefined;
+      const { status, failing } = finished;
+      const state = status === 'succeeded' ? 'recovered' : 'failing';
+      return { status, endpoint: failing && { state, ...failing } };
     });
   },
 };
