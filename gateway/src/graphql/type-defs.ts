@@ -94,6 +94,14 @@ export const typeDefs = /* GraphQL */ `
     "Final: your server answered 2xx." SUCCEEDED
     "Final: every attempt failed." FAILED
   }
+  "Where a webhook endpoint's delivery is."
+  enum EndpointDeliveryStatus {
+    "Waiting for its next attempt." PENDING
+    "An attempt is under way." DELIVERING
+    "Final: your server answered 2xx." SUCCEEDED
+    "Final: every attempt failed." FAILED
+    "Final: the endpoint was disabled before it was sent; never sent later (redeliver to send it)." CANCELLED
+  }
   "An event a webhook can receive."
   enum WebhookEvent {
     "A call reached its final status." CALL_ENDED
@@ -353,7 +361,7 @@ export const typeDefs = /* GraphQL */ `
   "One delivery of an event to an account webhook endpoint."
   type EndpointDelivery {
     id: ID! endpointId: ID! eventId: ID! event: EndpointEvent! url: String!
-    status: DeliveryStatus! attempts: [DeliveryAttempt!]! nextAttemptAt: DateTime redeliveryOf: ID
+    status: EndpointDeliveryStatus! attempts: [DeliveryAttempt!]! nextAttemptAt: DateTime redeliveryOf: ID
     test: Boolean! createdAt: DateTime! completedAt: DateTime
   }
 

@@ -1,8 +1,16 @@
 import {
+  BULK_REDELIVER_MAX,
+  BULK_REDELIVER_RANGE_MAX_DAYS,
+  BulkRedeliverBody,
+  BulkRedeliverShape,
+  boundedRange,
   CreateWebhookEndpointBody,
   ENDPOINT_EVENT_KINDS,
   PageQuery,
+  REQUEST_EXAMPLES,
   SECRET_OVERLAP_HOURS,
+  SendEndpointTestBody,
+  SendEndpointTestShape,
   UpdateWebhookEndpointBody,
   Uuid,
   WEBHOOK_ENDPOINT,
@@ -119,9 +127,11 @@ export const WEBHOOK_ENDPOINT_OPERATIONS = {
       tags,
       summary: 'Update a webhook endpoint',
       description:
-        'Partial: omitted fields keep their value. `events` replaces the whole list; `enabled: false` stops new ' +
-        'events reaching it (deliveries already queued still go). A new url applies to events from now on and ' +
-        `to redeliveries. ${EVENTS} ${URL_RULE} ${NOT_FOUND} ${SCOPES}`,
+        'Partial: omitted fields keep their value. `events` replaces the whole list. `enabled: false` stops new ' +
+        'events reaching it and cancels its deliveries not yet final, in the same change: they end `cancelled` in ' +
+        'its delivery log and are never sent, even when it is enabled again (redeliver them to send them). An ' +
+        'attempt already under way is recorded in the log and not retried. A new url applies to events from now ' +
+        `on and to redeliveries. ${EVENTS} ${URL_RULE} ${NOT_FOUND} ${SCOPES}`,
       params: EndpointParams,
       body: UpdateWebhookEndpointBody,
       bodyExample: { events: ['CALL_ENDED'], enabled: true },
@@ -149,7 +159,10 @@ export const WEBHOOK_ENDPOINT_OPERATIONS = {
       url: '/v1/webhook-endpoints/:endpoint_id',
       tags,
       summary: 'Delete a webhook endpoint',
-      description: `Nothing more is sent there, queued deliveries included; its delivery log goes with it. ${NOT_FOUND} ${SCOPES}`,
+      description:
+        'Nothing more is sent there: its queued deliveries are removed with it, together with its delivery log ' +
+        '(an attempt already under way finishes, unrecorded, and is never retried). To keep the log, disable ' +
+        `the endpoint instead (\`enabled: false\`). ${NOT_FOUND} ${SCOPES}`,
       params: EndpointParams,
       toInput: byEndpoint,
       status: 204,
@@ -205,7 +218,8 @@ export const WEBHOOK_ENDPOINT_OPERATIONS = {
       description:
         'Newest first, in the page wrapper. One delivery is one event sent to the endpoint; each lists its attempts ' +
         '(started_at, duration_ms, and status_code or error). status is pending (waiting for its first attempt or a ' +
-        'retry at next_attempt_at), delivering, succeeded (a 2xx) or failed (3 attempts without a 2xx). ' +
+        'retry at next_attempt_at), delivering, succeeded (a 2xx), failed (3 attempts without a 2xx) or cancelled ' +
+        '(the endpoint was disabled before it was sent; final). ' +
         `${NOT_FOUND} ${SCOPES}`,
       params: EndpointParams,
       toInput: byEndpoint,
@@ -247,11 +261,49 @@ export const WEBHOOK_ENDPOINT_OPERATIONS = {
     contract: WEBHOOK_ENDPOINT.redeliver,
     toRequest: ({ id, delivery_id }) => ({ endpoint_id: id, delivery_id }),
   }),
+  'webhookEndpoints.redeliverFailed': rpcOperation({
+    graphql: 'Mutation.redeliverFailedWebhookEndpointDeliveries',
+    graphqlField: {
+      type: 'BulkRedelivery!',
+      description: 'Every event whose delivery to the endpoint failed in the range, delivered again once.',
+      idArg: 'id',
+      inputArg: { type: 'RedeliverFailedInput', description: 'Which failed deliveries.' },
+    },
+    graphqlArgs: ({ id, input }) => ({ ...present(snakeKeys(input)), id }),
+    rest: {
+      method: 'POST',
+      url: '/v1/webhook-endpoints/:endpoint_id/deliveries/redeliver',
+      toInput: byEndpoint,
+      tags,
+      summary: 'Redeliver failed webhook endpoint events in bulk',
+      description:
+        'Redelivers, as the single redeliver does (same X-Service-Event-Id and body, to the endpoint\u2019s current ' +
+        'url and secrets, 3 attempts of its own), every event whose delivery to the endpoint failed between `from` ' +
+        `(inclusive) and \`to\` (exclusive, at most ${BULK_REDELIVER_RANGE_MAX_DAYS} days later), by the failed ` +
+        'delivery\u2019s created_at: one new delivery per event however often it failed, oldest first. Events ' +
+        'delivered since, or already queued again (pending or delivering), and test events are skipped, so ' +
+        'repeating the request never sends an event twice; cancelled deliveries are not failed ones (redeliver ' +
+        `them one by one). At most \`limit\` (default and most ${BULK_REDELIVER_MAX}) per request: with has_more, ` +
+        'send the same body again. Answers how many were queued and the new deliveries. The same body, limits ' +
+        `and answer as an agent\u2019s bulk redelivery. ${NOT_FOUND} ${SCOPES}`,
+      params: EndpointParams,
+      body: BulkRedeliverBody,
+      bodyExample: REQUEST_EXAMPLES.bulkRedeliver,
+      status: 200,
+      answers: 'How many deliveries were queued, and the new deliveries',
+      errors: [401, 403, 404, 413, 415, 422],
+    },
+    scope: 'calls:write',
+    input: ByEndpoint.extend(BulkRedeliverShape).superRefine(boundedRange),
+    contract: WEBHOOK_ENDPOINT.redeliverFailed,
+    toRequest: ({ id, ...body }) => ({ endpoint_id: id, ...body }),
+  }),
   'webhookEndpoints.sendTest': rpcOperation({
     graphql: 'Mutation.sendWebhookEndpointTest',
     graphqlField: {
       type: 'EndpointDelivery!',
-      description: 'A sample CALL_ENDED sent to the endpoint, with test: true in data.metadata.',
+      description:
+        'A sample of one of the endpoint\u2019s events (CALL_ENDED by default), marked as a test, sent to the endpoint.',
       idArg: 'id',
     },
     rest: {
@@ -261,17 +313,23 @@ export const WEBHOOK_ENDPOINT_OPERATIONS = {
       tags,
       summary: 'Send a test event to a webhook endpoint',
       description:
-        'Sends a sample CALL_ENDED in the endpoint envelope (a fictional call to a reserved number; no recording) ' +
-        'with `"test": true` in data.metadata, signed and retried like any delivery, whatever the endpoint\u2019s ' +
-        `events. Answers the new delivery (test: true). No body. ${NOT_FOUND} ${SCOPES}`,
+        'Sends a sample of `event` in the endpoint envelope, shaped exactly like a real one (see the `webhooks` ' +
+        'section) and about nothing real: call events (CALL_RINGING, CALL_ANSWERED, CALL_ENDED) describe a ' +
+        'fictional call to a reserved number, without recording, with `"test": true` in data.metadata; campaign ' +
+        'events a fictional campaign named "Test campaign (no call was placed)"; CONTACT_EXHAUSTED a contact with ' +
+        '`"test": true` in its data. `event` must be one of the endpoint\u2019s events (else 422 on `event`); ' +
+        'without it (or without a body) a CALL_ENDED is sent, whatever the endpoint\u2019s events. Signed and ' +
+        `retried like any delivery. Answers the new delivery (test: true). ${NOT_FOUND} ${SCOPES}`,
       params: EndpointParams,
+      body: z.preprocess((body) => body ?? {}, SendEndpointTestBody),
+      bodyExample: { event: 'CALL_ENDED' },
       status: 201,
       answers: 'The test delivery, pending',
-      errors: [401, 403, 404, 422],
+      errors: [401, 403, 404, 413, 415, 422],
     },
     scope: 'calls:write',
-    input: ByEndpoint,
+    input: ByEndpoint.extend(SendEndpointTestShape),
     contract: WEBHOOK_ENDPOINT.sendTest,
-    toRequest: endpointOf,
+    toRequest: ({ id, event }) => ({ endpoint_id: id, ...(event === undefined ? {} : { event }) }),
   }),
 };

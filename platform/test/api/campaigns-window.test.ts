@@ -148,6 +148,70 @@ describe.each(infraModes())('campaign calling windows (%s)', (mode) => {
     expect(await client.calls(created.id)).toHaveLength(2);
   });
 
+  it('a PATCH of the window judges waiting retries again: an earlier opening dials them, a later one holds them; a backoff stays', async () => {
+    clock.set('2026-11-30T21:59:00Z'); // Monday 16:59 in New York: inside, for one more minute
+    const retrying = (interval_seconds: number) =>
+      client.create(
+        settings({
+          contacts: [{ phone: '+12125550001' }], // the simulated carrier: nobody answers
+          calling_window: OFFICE_HOURS,
+          retry_config: { on_statuses: ['no_answer'], max_retries: 1, interval_seconds },
+        }),
+      );
+    // earlier, later and sentinel wait for Tuesday 09:00 in New York (their retry fell after 17:00);
+    // backoff waits for its retry at 17:59, inside no window of its own yet.
+    const [earlier, later, sentinel, backoff] = await Promise.all([
+      retrying(120),
+      retrying(120),
+      retrying(120),
+      retrying(3600),
+    ]);
+    const ids = [earlier!.id, later!.id, sentinel!.id, backoff!.id];
+    for (const id of ids) await contactsWhen(id, ([c]) => c?.attempts === 1 && c.state === 'pending');
+    clock.set('2026-11-30T22:01:00Z');
+    for (const id of ids.slice(0, 3))
+      await contactsWhen(id, ([c]) => c?.next_attempt_at === '2026-12-01T14:00:00.000Z');
+    const patch = (id: string, calling_window: unknown) =>
+      api(t.url, 'PATCH', `/v1/campaigns/${id}`, { key: acme.key, body: { calling_window } });
+
+    // No window at all: the backoff still holds the retry until 17:59 (it is judged in the PATCH's
+    // own transaction, so the answer is already the truth).
+    expect((await patch(backoff!.id, null)).status).toBe(200);
+    const [held] = await client.contacts(backoff!.id);
+    expect(held).toMatchObject({
+      state: 'pending',
+      attempts: 1,
+      next_attempt_at: '2026-11-30T22:59:00.000Z',
+    });
+
+    clock.set('2026-12-01T11:00:00Z'); // Tuesday 06:00 in New York
+    expect((await patch(earlier!.id, { ...OFFICE_HOURS, start: '07:00' })).status).toBe(200);
+    expect((await patch(later!.id, { ...OFFICE_HOURS, start: '11:00' })).status).toBe(200);
+    // Judged again by the next claim: each now waits for its new window's opening.
+    await contactsWhen(earlier!.id, ([c]) => c?.next_attempt_at === '2026-12-01T12:00:00.000Z');
+    await contactsWhen(later!.id, ([c]) => c?.next_attempt_at === '2026-12-01T16:00:00.000Z');
+    expect((await client.calls(earlier!.id)).length + (await client.calls(later!.id)).length).toBe(2);
+
+    clock.set('2026-12-01T12:00:00Z'); // 07:00: the earlier window opens, two hours before the old one
+    await client.waitFor(earlier!.id, (c) => c.status === 'completed');
+    expect(await client.calls(earlier!.id)).toHaveLength(2);
+
+    clock.set('2026-12-01T14:00:00Z'); // 09:00: the old opening; the sentinel (unchanged) is dialed
+    await client.waitFor(sentinel!.id, (c) => c.status === 'completed');
+    const [waiting] = await client.contacts(later!.id);
+    expect(waiting).toMatchObject({
+      state: 'pending',
+      attempts: 1,
+      next_attempt_at: '2026-12-01T16:00:00.000Z',
+    });
+    expect(await client.calls(later!.id)).toHaveLength(1);
+
+    clock.set('2026-12-01T16:00:00Z'); // 11:00: the later window opens
+    await client.waitFor(later!.id, (c) => c.status === 'completed');
+    expect(await client.calls(later!.id)).toHaveLength(2);
+    await client.waitFor(backoff!.id, (c) => c.status === 'completed');
+  });
+
   it('refuses bad windows with a 422 naming the field, and creates nothing', async () => {
     const before = await client.send<{ total: number }>('GET', '/v1/campaigns');
     const cases: [Record<string, unknown>, (string | number)[]][] = [

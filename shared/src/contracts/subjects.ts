@@ -63,6 +63,7 @@ import { BulkRedeliverShape, BulkRedelivery, boundedRange, WebhookDelivery } fro
 import {
   CreateWebhookEndpointBody,
   EndpointDelivery,
+  SendEndpointTestShape,
   UpdateWebhookEndpointBody,
   WebhookEndpoint,
   WebhookEndpointWithSecret,
@@ -290,7 +291,17 @@ export const WEBHOOK_ENDPOINT = {
     EndpointIdRequest.extend({ delivery_id: Uuid }),
     EndpointDelivery,
   ),
-  sendTest: rpc('webhook.endpoint_send_test', EndpointIdRequest, EndpointDelivery),
+  /** The endpoint's failed deliveries in a time range sent again, one new delivery per event. */
+  redeliverFailed: rpc(
+    'webhook.endpoint_redeliver_failed',
+    EndpointIdRequest.extend(BulkRedeliverShape).superRefine(boundedRange),
+    BulkRedelivery,
+  ),
+  sendTest: rpc(
+    'webhook.endpoint_send_test',
+    EndpointIdRequest.extend(SendEndpointTestShape),
+    EndpointDelivery,
+  ),
 } as const;
 
 const TrunkIdRequest = z.object({ trunk_id: Uuid });

@@ -4,7 +4,7 @@ import { CallStatus } from './call';
 import { Campaign, CampaignContact } from './campaign';
 import { DateTime, Uuid } from './common';
 import { readableText } from './text';
-import { CallEndedData, DeliveryAttempt, DeliveryStatus } from './webhook';
+import { CallEndedData, DeliveryAttempt, EndpointDeliveryStatus } from './webhook';
 
 /** The events an account webhook endpoint can subscribe to (decisions.md, "Compliance and campaign control"). */
 export const ENDPOINT_EVENT_KINDS = [
@@ -50,11 +50,24 @@ export const UpdateWebhookEndpointBody = z
     enabled: z
       .boolean()
       .optional()
-      .describe('false: no new event is delivered to it until it is enabled again'),
+      .describe(
+        'false: no new event is delivered to it until it is enabled again, and its deliveries not yet final end cancelled',
+      ),
     description: description.optional(),
   })
   .meta({ id: 'UpdateWebhookEndpoint', description: 'The fields to change; omitted ones are kept' });
 export type UpdateWebhookEndpointBody = z.infer<typeof UpdateWebhookEndpointBody>;
+
+/** The optional body of a test event request: which event to send a sample of. */
+export const SendEndpointTestShape = {
+  event: EndpointEventKind.optional().describe(
+    'The event to send a sample of: one of the endpoint\u2019s events; CALL_ENDED when omitted (whatever its events)',
+  ),
+};
+export const SendEndpointTestBody = z
+  .object(SendEndpointTestShape)
+  .meta({ id: 'SendEndpointTest', description: 'Which event a test delivery carries' });
+export type SendEndpointTestBody = z.infer<typeof SendEndpointTestBody>;
 
 export const WebhookEndpoint = z
   .object({
@@ -95,13 +108,18 @@ export const EndpointDelivery = z
     ),
     event: EndpointEventKind.describe('The kind of event'),
     url: z.string().describe('Where it is sent'),
-    status: DeliveryStatus.describe('pending, delivering, succeeded, or failed once its attempts ran out'),
+    status: EndpointDeliveryStatus.describe(
+      'pending, delivering, succeeded, failed once its attempts ran out, or cancelled: the endpoint was ' +
+        'disabled before it was sent (never sent afterwards, even when the endpoint is enabled again)',
+    ),
     attempts: z.array(DeliveryAttempt).describe('Its attempts so far, in order'),
     next_attempt_at: DateTime.nullable().describe('When the next attempt is due; null when none is'),
     redelivery_of: Uuid.nullable().describe('The delivery it repeats; null for a first delivery'),
     test: z.boolean().describe('Whether it carries a test event'),
     created_at: DateTime.describe('When it was created'),
-    completed_at: DateTime.nullable().describe('When it succeeded or failed for good; null until then'),
+    completed_at: DateTime.nullable().describe(
+      'When it succeeded, failed for good or was cancelled; null until then',
+    ),
   })
   .meta({ id: 'EndpointDelivery', description: 'One delivery of an event to an account webhook endpoint' });
 export type EndpointDelivery = z.infer<typeof EndpointDelivery>;

@@ -69,6 +69,10 @@ export const WEBHOOK_HEADERS = {
 
 export const DELIVERY_STATUSES = ['pending', 'delivering', 'succeeded', 'failed'] as const;
 export const DeliveryStatus = z.enum(DELIVERY_STATUSES);
+/** An account endpoint's delivery may also end cancelled: queued when the endpoint was disabled. */
+export const ENDPOINT_DELIVERY_STATUSES = [...DELIVERY_STATUSES, 'cancelled'] as const;
+export const EndpointDeliveryStatus = z.enum(ENDPOINT_DELIVERY_STATUSES);
+export type EndpointDeliveryStatus = z.infer<typeof EndpointDeliveryStatus>;
 
 export const DeliveryAttempt = z
   .object({

@@ -46,15 +46,15 @@ export class CampaignControl {
    * lower cap only holds back new dials (calls in flight end on their own); a higher one is used at
    * the next claim, which the wake makes immediate. Retry rules are read when an outcome is
    * recorded: a contact already waiting for its retry keeps its time. A new calling window (or
-   * none) makes the contacts never dialed that wait for the old one's opening due again, to be
-   * judged by the new one at the next claim; retries keep their time.
+   * none) makes the contacts waiting for the old one's opening due again, in this transaction, to
+   * be judged by the new one at the next claim: a retry no earlier than its backoff allows.
    */
   async update(accountId: string, campaignId: string, changes: UpdateCampaignBody): Promise<Campaign> {
     const row = await transaction(this.options.sql, async (tx) => {
       const current = await campaignRepository.lock(tx, accountId, campaignId);
       const open = requireOpen(current, 'change');
       const changed = await campaignRepository.changeSettings(tx, open.id, changes);
-      if (changes.calling_window !== undefined) await contactRepository.releaseWindowWaits(tx, open.id);
+      if (changes.calling_window !== undefined) await contactRepository.rejudgeWindowWaits(tx, open.id);
       return afterChange(tx, changed, { moved: [] });
     });
     if (changes.max_concurrent_calls !== undefined || changes.calling_window !== undefined) {

@@ -50,6 +50,8 @@ export interface ContactRowDb {
   dispatched_at: Date | null;
   placed_at: Date | null;
   next_attempt_at: Date | null;
+  /** When its retry is due by the backoff alone (a calling window may push next_attempt_at later). */
+  retry_at: Date | null;
   updated_at: Date;
 }
 

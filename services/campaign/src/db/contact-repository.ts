@@ -47,7 +47,7 @@ const due = (tx: TransactionSql, campaignId: string, limit: number, now: Date) =
 const claimed = (tx: TransactionSql) => tx`
   state = 'in_progress', attempts = k.attempts + 1, current_call_id = due.call_id,
   call_ids = k.call_ids || due.call_id, dispatched_at = now(), placed_at = NULL,
-  next_attempt_at = NULL, updated_at = now()`;
+  next_attempt_at = NULL, retry_at = NULL, updated_at = now()`;
 
 /**
  * The contacts table. Every writer that changes a contact's state holds its campaign's row lock
@@ -136,15 +136,16 @@ export const contactRepository = {
   },
 
   /**
-   * Pending contacts never dialed that wait for a time (only a calling window's opening makes a
-   * contact with no attempt wait): due again at once, for a changed window to judge. Retries
-   * (attempted contacts) keep their time. Answers how many.
+   * Pending contacts waiting for a time, judged again (a PATCH changed the calling window): each is
+   * due again at its retry's own time (retry_at: the backoff, never shortened), or at once when it
+   * has none (never dialed: only a window's opening made it wait). The next claim applies the new
+   * window to them. Contacts waiting for their backoff are left as they are. Answers how many.
    */
-  async releaseWindowWaits(tx: TransactionSql, campaignId: string): Promise<number> {
+  async rejudgeWindowWaits(tx: TransactionSql, campaignId: string): Promise<number> {
     const released = await tx`
-      UPDATE campaign.contacts SET next_attempt_at = NULL, updated_at = now()
+      UPDATE campaign.contacts SET next_attempt_at = retry_at, updated_at = now()
       WHERE campaign_id = ${campaignId} AND state = 'pending' AND next_attempt_at IS NOT NULL
-        AND attempts = 0`;
+        AND next_attempt_at IS DISTINCT FROM retry_at`;
     return released.count;
   },
 
@@ -278,8 +279,8 @@ export const contactRepository = {
     const refused = change.refusedCallId ?? null;
     await tx`
       UPDATE campaign.contacts SET state = ${change.state}, next_attempt_at = ${change.nextAttemptAt},
-        failure_reason = ${change.failureReason ?? null}, skip_reason = ${change.skipReason ?? null},
-        attempts = attempts - ${refused === null ? 0 : 1},
+        retry_at = ${change.nextAttemptAt}, failure_reason = ${change.failureReason ?? null},
+        skip_reason = ${change.skipReason ?? null}, attempts = attempts - ${refused === null ? 0 : 1},
         call_ids = CASE WHEN ${refused}::uuid IS NULL THEN call_ids ELSE array_remove(call_ids, ${refused}::uuid) END,
         updated_at = now()
       WHERE campaign_id = ${campaignId} AND state = 'in_progress' AND position = ${position}`;

@@ -14,6 +14,7 @@ import {
   type WebhookDelivery,
 } from '@voice/shared';
 import { type DeliveryLogRow, deliveryLogRepository, deliveryRepository } from '../db/deliveries';
+import { bulkRange } from '../domain/bulk-range';
 import type { PayloadLinks } from '../domain/payload';
 import { sampleCallEndedPayload } from '../domain/sample-call';
 
@@ -24,9 +25,6 @@ export interface DeliveryLogOptions {
   /** Called after a delivery was stored, so the worker sends it without waiting for its poll. */
   onStored: () => void;
 }
-
-/** 9999-12-31T23:59:59.999Z: the last instant with a four-digit year. */
-const LAST_MS = 253_402_300_799_999;
 
 const iso = (value: Date | string | null): string | null =>
   value === null ? null : new Date(value).toISOString();
@@ -92,14 +90,11 @@ export class DeliveryLog {
     range: { from: string; to: string; limit: number },
   ): Promise<BulkRedelivery> {
     const target = await this.configuredTarget(ctx, agentId);
-    // No delivery predates 1970 or follows 9999: clamping to those keeps years that PostgreSQL or
-    // the driver's ISO form refuse (0000, +010000 after a negative offset) out of the query.
-    const at = (iso: string) => new Date(Math.min(Math.max(Date.parse(iso), 0), LAST_MS));
     const { deliveries, hasMore } = await deliveryLogRepository.redeliverFailed(
       this.options.sql,
       requireAccount(ctx),
       agentId,
-      { from: at(range.from), to: at(range.to), limit: range.limit },
+      bulkRange(range),
       { url: target.url, secret: target.secret },
     );
     if (deliveries.length > 0) this.options.onStored();

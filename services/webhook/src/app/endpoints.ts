@@ -1,10 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   AppError,
+  type BulkRedelivery,
   type CallContext,
   type CreateWebhookEndpointBody,
   checkWebhookUrl,
   type EndpointDelivery,
+  type EndpointEventKind,
   type PageOf,
   type PageQuery,
   requireAccount,
@@ -17,8 +19,10 @@ import {
 } from '@voice/shared';
 import { type EndpointDeliveryRow, endpointDeliveryRepository } from '../db/endpoint-deliveries';
 import { type EndpointRow, endpointRepository } from '../db/endpoints';
-import { endpointBody, sampleEndpointCallData } from '../domain/endpoint-payload';
+import { bulkRange } from '../domain/bulk-range';
+import { endpointBody } from '../domain/endpoint-payload';
 import type { PayloadLinks } from '../domain/payload';
+import { sampleEndpointData } from '../domain/sample-events';
 
 export interface EndpointsOptions {
   sql: Sql;
@@ -99,13 +103,21 @@ export class Endpoints {
     return toEndpoint(await this.find(ctx, id));
   }
 
+  /**
+   * Disabling (enabled: false) also cancels what is queued for the endpoint, in the same
+   * transaction: those deliveries end `cancelled` and enabling it again does not send them.
+   */
   async update(ctx: CallContext, id: string, changes: UpdateWebhookEndpointBody): Promise<WebhookEndpoint> {
     const url = changes.url === undefined ? undefined : await this.checkUrl(changes.url);
-    const row = await endpointRepository.update(this.options.sql, requireAccount(ctx), id, {
-      ...(url === undefined ? {} : { url }),
-      ...(changes.events === undefined ? {} : { events: [...new Set(changes.events)] }),
-      ...(changes.enabled === undefined ? {} : { enabled: changes.enabled }),
-      ...(changes.description === undefined ? {} : { description: changes.description || null }),
+    const row = await this.options.sql.begin(async (tx) => {
+      const updated = await endpointRepository.update(tx, requireAccount(ctx), id, {
+        ...(url === undefined ? {} : { url }),
+        ...(changes.events === undefined ? {} : { events: [...new Set(changes.events)] }),
+        ...(changes.enabled === undefined ? {} : { enabled: changes.enabled }),
+        ...(changes.description === undefined ? {} : { description: changes.description || null }),
+      });
+      if (updated && changes.enabled === false) await endpointDeliveryRepository.cancelQueued(tx, id);
+      return updated;
     });
     if (!row) throw notFound();
     return toEndpoint(row);
@@ -151,25 +163,57 @@ export class Endpoints {
     return this.stored(id, newId);
   }
 
-  /** A sample CALL_ENDED (`"test": true` in data.metadata), sent like any delivery, whatever the endpoint's events. */
-  async sendTest(ctx: CallContext, id: string): Promise<EndpointDelivery> {
+  /**
+   * Redeliver, for every event of the endpoint whose delivery failed in [from, to) and that is not
+   * delivered or queued again since: the agents' bulk redelivery, at most `limit` per request.
+   */
+  async redeliverFailed(
+    ctx: CallContext,
+    id: string,
+    range: { from: string; to: string; limit: number },
+  ): Promise<BulkRedelivery> {
     const endpoint = await this.find(ctx, id);
+    const { deliveries, hasMore } = await endpointDeliveryRepository.redeliverFailed(
+      this.options.sql,
+      id,
+      bulkRange(range),
+      endpoint.url,
+    );
+    if (deliveries.length > 0) this.options.onStored();
+    return { queued: deliveries.length, has_more: hasMore, deliveries };
+  }
+
+  /**
+   * A sample of `event` (default CALL_ENDED), marked as a test, sent like any delivery. The event
+   * must be one the endpoint subscribes to, except the default, which any endpoint can receive.
+   */
+  async sendTest(ctx: CallContext, id: string, event?: EndpointEventKind): Promise<EndpointDelivery> {
+    const endpoint = await this.find(ctx, id);
+    const kind = event ?? 'CALL_ENDED';
+    if (event !== undefined && !endpoint.events.includes(event))
+      throw AppError.validation([
+        {
+          loc: ['body', 'event'],
+          msg: `must be one of the endpoint's events: ${endpoint.events.join(', ')}`,
+          type: 'event_not_subscribed',
+        },
+      ]);
     const deliveryId = randomUUID();
     const eventId = randomUUID();
     const accountId = requireAccount(ctx);
     const body = endpointBody({
-      kind: 'CALL_ENDED',
+      kind,
       eventId,
       occurredAt: new Date().toISOString(),
       accountId,
-      data: sampleEndpointCallData({ callId: randomUUID(), sessionId: randomUUID() }, this.options.links()),
+      data: sampleEndpointData(kind, this.options.links()),
     });
     await endpointDeliveryRepository.insertTest(this.options.sql, {
       id: deliveryId,
       accountId,
       endpointId: id,
       eventId,
-      kind: 'CALL_ENDED',
+      kind,
       url: endpoint.url,
       body,
     });

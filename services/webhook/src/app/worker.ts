@@ -100,9 +100,9 @@ export class DeliveryWorker extends PollWorker {
     const durationMs = Date.now() - startedAt.getTime();
     this.options.metrics?.attempted(outcome, durationMs);
     const decision = decideAfterAttempt(attempt, outcome, this.options.retryBaseMs);
-    const endpoint = await deliveryRepository.recordAttempt(
+    const recorded = await deliveryRepository.recordAttempt(
       this.options.sql,
-      delivery.id,
+      delivery,
       {
         attempt,
         startedAt,
@@ -115,9 +115,10 @@ export class DeliveryWorker extends PollWorker {
         ? { status: 'pending', nextAttemptInMs: decision.delayMs }
         : { status: decision.outcome },
     );
-    this.options.metrics?.decided(decision);
-    if (decision.outcome === 'failed') this.logFailed(delivery, attempt, outcome);
-    if (endpoint) this.logEndpoint(delivery, endpoint);
+    // The stored status, not the decision: a delivery cancelled during its attempt is not a failure.
+    if (recorded) this.options.metrics?.finished(recorded.status);
+    if (recorded?.status === 'failed') this.logFailed(delivery, attempt, outcome);
+    if (recorded?.endpoint) this.logEndpoint(delivery, recorded.endpoint);
   }
 
   /** What an operator needs to find the failing endpoint: ids and host, never the secret or URL. */
@@ -142,6 +143,7 @@ export class DeliveryWorker extends PollWorker {
     const fields = {
       account_id: delivery.account_id,
       agent_id: delivery.agent_id,
+      endpoint_id: delivery.endpoint_id,
       host: hostOf(delivery.url),
       failed_deliveries: endpoint.failed_deliveries,
       failing_since: new Date(endpoint.failing_since).toISOString(),

@@ -10,6 +10,8 @@ import {
   type SqlFragment,
   type TransactionSql,
 } from '@voice/shared';
+import { type BulkRange, type RedeliveredRow, redeliverFailedOf } from './bulk-redelivery';
+import { accountEndpointState, agentWebhookState } from './failing-endpoints';
 
 export interface NewDelivery {
   id: string;
@@ -57,6 +59,13 @@ export interface AttemptRecord {
 export type DeliveryUpdate =
   | { status: 'succeeded' | 'failed' }
   | { status: 'pending'; nextAttemptInMs: number };
+
+/** What recording an attempt left: the delivery's status, and its endpoint's state when that moved. */
+export interface AttemptRecorded {
+  /** cancelled: its endpoint was disabled during the attempt (no retry follows). */
+  status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+  endpoint: EndpointState | undefined;
+}
 
 /** The agent's endpoint after a delivery finished, when it is failing or just stopped failing. */
 export interface EndpointState {
@@ -113,15 +122,20 @@ export const deliveryRepository = {
 
   /**
    * Logs one attempt and moves the delivery on, in one transaction. A final outcome also updates
-   * its agent's row in failing_endpoints (a failure adds to it, a success removes it) and answers
-   * that endpoint's state; undefined while retrying, or for a success with no failures before.
+   * the target's failing row (failing_endpoints for an agent's webhook, failing_account_endpoints
+   * for an account endpoint: a failure adds to it, a success removes it) and answers that
+   * endpoint's state (none while retrying, or for a success with no failures before); undefined
+   * when the delivery is gone (its endpoint was deleted during the attempt).
+   * A delivery cancelled during the attempt (its endpoint was disabled) keeps the attempt in its
+   * log and is never retried: it stays cancelled unless this attempt succeeded.
    */
   async recordAttempt(
     sql: Sql,
-    id: string,
+    delivery: { id: string; endpoint_id: string | null },
     attempt: AttemptRecord,
     update: DeliveryUpdate,
-  ): Promise<EndpointState | undefined> {
+  ): Promise<AttemptRecorded | undefined> {
+    const { id } = delivery;
     return sql.begin(async (tx) => {
       // A delivery whose endpoint was deleted during the attempt is gone: nothing to record.
       await tx`
@@ -132,38 +146,32 @@ export const deliveryRepository = {
          where exists (select 1 from webhook.deliveries where id = ${id} for key share)
         on conflict (delivery_id, attempt) do nothing`;
       if (update.status === 'pending') {
-        await tx`
+        const [row] = await tx<{ status: 'pending' | 'cancelled' }[]>`
           update webhook.deliveries
-             set status = 'pending', attempt_count = ${attempt.attempt}, lease_until = null,
-                 next_attempt_at = now() + ${update.nextAttemptInMs} * interval '1 millisecond'
-           where id = ${id}`;
-        return undefined;
+             set attempt_count = ${attempt.attempt}, lease_until = null,
+                 status = case when status = 'cancelled' then status else 'pending' end,
+                 next_attempt_at = case when status = 'cancelled' then null
+                   else now() + ${update.nextAttemptInMs} * interval '1 millisecond' end
+           where id = ${id}
+          returning status`;
+        return row ? { status: row.status, endpoint: undefined } : undefined;
       }
       // The endpoint's row changes in the same statement as the delivery: no extra round trip.
       const done = tx`
         update webhook.deliveries
-           set status = ${update.status}, attempt_count = ${attempt.attempt}, lease_until = null,
-               next_attempt_at = null, completed_at = now()
+           set status = case when status = 'cancelled' and ${update.status} = 'failed' then status
+                             else ${update.status} end,
+               attempt_count = ${attempt.attempt}, lease_until = null, next_attempt_at = null,
+               completed_at = now()
          where id = ${id}
-        returning account_id, agent_id, created_at`;
-      const [row] =
-        update.status === 'succeeded'
-          ? await tx<Omit<EndpointState, 'state'>[]>`
-              with done as (${done})
-              delete from webhook.failing_endpoints f using done
-               where f.account_id = done.account_id and f.agent_id = done.agent_id
-              returning f.failed_deliveries, f.failing_since`
-          : await tx<Omit<EndpointState, 'state'>[]>`
-              with done as (${done})
-              insert into webhook.failing_endpoints as f
-                (account_id, agent_id, failed_deliveries, failing_since, last_failed_at)
-              select account_id, agent_id, 1, created_at, now() from done where agent_id is not null
-              on conflict (account_id, agent_id) do update
-                set failed_deliveries = f.failed_deliveries + 1, last_failed_at = now(),
-                    failing_since = least(f.failing_since, excluded.failing_since)
-              returning f.failed_deliveries, f.failing_since`;
-      if (!row) return undefined;
-      return { state: update.status === 'succeeded' ? 'recovered' : 'failing', ...row };
+        returning account_id, agent_id, endpoint_id, created_at, status`;
+      const finished = delivery.endpoint_id
+        ? await accountEndpointState(tx, done, update.status)
+        : await agentWebhookState(tx, done, update.status);
+      if (!finished) return undefined;
+      const { status, failing } = finished;
+      const state = status === 'succeeded' ? 'recovered' : 'failing';
+      return { status, endpoint: failing && { state, ...failing } };
     });
   },
 };
@@ -280,62 +288,22 @@ export const deliveryLogRepository = {
     return inserted.count === 1;
   },
 
-  /**
-   * A new delivery (as `redeliver` makes) for each event of the agent that failed in the range
-   * and is neither delivered nor queued again since: one per event however often it failed (its
-   * newest failed delivery in the range is the original), oldest first, at most `limit`. Test
-   * deliveries are left out. Answers the new deliveries in that order and whether more are left.
-   */
-  async redeliverFailed(
+  /** Bulk redelivery of the agent's failed events (see redeliverFailedOf). */
+  redeliverFailed(
     sql: Sql,
     accountId: string,
     agentId: string,
-    range: { from: Date; to: Date; limit: number },
+    range: BulkRange,
     target: { url: string; secret: string | null },
   ): Promise<{ deliveries: RedeliveredRow[]; hasMore: boolean }> {
-    return sql.begin(async (tx) => {
-      // One bulk redelivery per agent at a time: the next sees this one's new deliveries (pending)
-      // and skips their events, so concurrent or repeated requests never queue an event twice.
-      await tx`SELECT pg_advisory_xact_lock(hashtext('webhook.redeliver_failed'), hashtext(${`${accountId}/${agentId}`}))`;
-      const inRange = (alias: string) => tx`
-        ${tx(alias)}.account_id = ${accountId} AND ${tx(alias)}.agent_id = ${agentId}
-        AND ${tx(alias)}.status = 'failed' AND NOT ${tx(alias)}.test
-        AND ${tx(alias)}.created_at >= ${range.from} AND ${tx(alias)}.created_at < ${range.to}`;
-      const picked = await tx<{ id: string }[]>`
-        SELECT d.id FROM webhook.deliveries d
-         WHERE ${inRange('d')}
-           AND NOT EXISTS (
-                 SELECT 1 FROM webhook.deliveries o
-                  WHERE o.event_id = d.event_id AND o.account_id = d.account_id
-                    AND o.agent_id = d.agent_id AND o.status <> 'failed')
-           AND NOT EXISTS (
-                 SELECT 1 FROM webhook.deliveries n
-                  WHERE n.event_id = d.event_id AND ${inRange('n')}
-                    AND (n.created_at, n.id) > (d.created_at, d.id))
-         ORDER BY d.created_at, d.id
-         LIMIT ${range.limit + 1}`;
-      const chosen = picked.slice(0, range.limit).map((row) => row.id);
-      if (chosen.length === 0) return { deliveries: [], hasMore: false };
-      const inserted = await tx<RedeliveredRow[]>`
-        INSERT INTO webhook.deliveries
-          (id, account_id, agent_id, event_id, event, session_id, url, secret, payload, status,
-           attempt_count, next_attempt_at, redelivery_of, test)
-        SELECT gen_random_uuid(), account_id, agent_id, event_id, event, session_id, ${target.url},
-               ${target.secret}, payload, 'pending', 0, now(), id, test
-          FROM webhook.deliveries
-         WHERE id = ANY(${chosen}::uuid[])
-        RETURNING id, redelivery_of, event_id`;
-      const order = new Map(chosen.map((id, index) => [id, index]));
-      const deliveries = [...inserted].sort(
-        (a, b) => (order.get(a.redelivery_of) ?? 0) - (order.get(b.redelivery_of) ?? 0),
-      );
-      return { deliveries, hasMore: picked.length > range.limit };
-    });
+    return redeliverFailedOf(
+      sql,
+      {
+        key: `${accountId}/${agentId}`,
+        owns: (db, d) => db`${db(d)}.account_id = ${accountId} AND ${db(d)}.agent_id = ${agentId}`,
+        ...target,
+      },
+      range,
+    );
   },
 };
-
-export interface RedeliveredRow {
-  id: string;
-  redelivery_of: string;
-  event_id: string;
-}

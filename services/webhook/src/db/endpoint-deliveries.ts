@@ -1,12 +1,21 @@
-import type { EndpointEventKind, PageExtent, PageQuery, Sql, TransactionSql } from '@voice/shared';
+import type {
+  EndpointDeliveryStatus,
+  EndpointEventKind,
+  PageExtent,
+  PageQuery,
+  Sql,
+  TransactionSql,
+} from '@voice/shared';
+import { type BulkRange, type RedeliveredRow, redeliverFailedOf } from './bulk-redelivery';
 import { ATTEMPTS, type DeliveryLogRow, pageOfDeliveries } from './deliveries';
 
 type Db = Sql | TransactionSql;
 
 /** An endpoint's delivery as its log shows it: no secret, no payload. */
-export type EndpointDeliveryRow = Omit<DeliveryLogRow, 'agent_id' | 'session_id' | 'event'> & {
+export type EndpointDeliveryRow = Omit<DeliveryLogRow, 'agent_id' | 'session_id' | 'event' | 'status'> & {
   endpoint_id: string;
   event: EndpointEventKind;
+  status: EndpointDeliveryStatus;
 };
 
 const COLUMNS = (db: Db) => db`
@@ -46,6 +55,39 @@ export const endpointDeliveryRepository = {
         FROM webhook.deliveries
        WHERE id = ${originalId} AND endpoint_id = ${endpointId}`;
     return inserted.count === 1;
+  },
+
+  /** The agents' bulk redelivery (redeliverFailedOf) over one endpoint's deliveries, to its current URL. */
+  redeliverFailed(
+    sql: Sql,
+    endpointId: string,
+    range: BulkRange,
+    url: string,
+  ): Promise<{ deliveries: RedeliveredRow[]; hasMore: boolean }> {
+    return redeliverFailedOf(
+      sql,
+      {
+        key: `endpoint/${endpointId}`,
+        owns: (db, d) => db`${db(d)}.endpoint_id = ${endpointId}`,
+        url,
+        secret: null,
+      },
+      range,
+    );
+  },
+
+  /**
+   * Ends every delivery of the endpoint not yet final as `cancelled`, in the caller's transaction
+   * (the one that disables it). One under way keeps its lease-free cancelled status: the worker
+   * records its attempt but never retries it (deliveryRepository.recordAttempt), and the claim
+   * never picks a cancelled delivery, so nothing is sent twice. Answers how many were cancelled.
+   */
+  async cancelQueued(tx: TransactionSql, endpointId: string): Promise<number> {
+    const cancelled = await tx`
+      UPDATE webhook.deliveries
+         SET status = 'cancelled', next_attempt_at = null, lease_until = null, completed_at = now()
+       WHERE endpoint_id = ${endpointId} AND status IN ('pending', 'delivering')`;
+    return cancelled.count;
   },
 
   async insertTest(

@@ -126,6 +126,8 @@ export const endpointRepository = {
   /**
    * One delivery of an event to each of the account's enabled endpoints subscribed to it, in the
    * caller's transaction (the consumer's processOnce): the body is the same for all of them.
+   * FOR SHARE orders it with a concurrent disable: either the disable waits and then cancels
+   * this delivery, or this waits for the disable and then sees the endpoint disabled.
    */
   async fanOut(
     tx: TransactionSql,
@@ -137,7 +139,8 @@ export const endpointRepository = {
       SELECT gen_random_uuid(), account_id, id, ${event.eventId}, ${event.kind}, url, null,
              ${tx.json(event.body as never)}, 'pending', 0, now()
         FROM webhook.endpoints
-       WHERE account_id = ${event.accountId} AND enabled AND ${event.kind} = ANY(events)`;
+       WHERE account_id = ${event.accountId} AND enabled AND ${event.kind} = ANY(events)
+         FOR SHARE`;
     return inserted.count;
   },
 

@@ -34,6 +34,18 @@ export function serveEndpoints(deps: ServiceDeps, endpoints: Endpoints): Subscri
       ({ endpoint_id, delivery_id }, ctx) => endpoints.redeliver(ctx, endpoint_id, delivery_id),
       options,
     ),
-    serveRpc(deps.bus, E.sendTest, ({ endpoint_id }, ctx) => endpoints.sendTest(ctx, endpoint_id), options),
+    serveRpc(
+      deps.bus,
+      E.redeliverFailed,
+      ({ endpoint_id, from, to, limit }, ctx) =>
+        endpoints.redeliverFailed(ctx, endpoint_id, { from, to, limit }),
+      options,
+    ),
+    serveRpc(
+      deps.bus,
+      E.sendTest,
+      ({ endpoint_id, event }, ctx) => endpoints.sendTest(ctx, endpoint_id, event),
+      options,
+    ),
   ];
 }
