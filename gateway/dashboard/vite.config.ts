@@ -1,4 +1,8 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { SOURCE_HASH_FILE, sourceHash } from './source-hash';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
 
 // Served by the gateway under /dashboard/ (gateway/src/dashboard): hashed assets, no inline script
 // (the page's Content-Security-Policy allows scripts from 'self' only).
@@ -13,4 +17,12 @@ export default defineConfig({
     assetsInlineLimit: 0,
     reportCompressedSize: true,
   },
+  plugins: [
+    {
+      name: 'voice-source-hash',
+      generateBundle() {
+        this.emitFile({ type: 'asset', fileName: SOURCE_HASH_FILE, source: `${sourceHash(root)}\n` });
+      },
+    },
+  ],
 });
