@@ -1,8 +1,11 @@
 /**
  * The calls board's rows: the newest calls by id, updated in place as statuses change. A stream of
  * 1,000 calls a minute must not grow the page without bound nor re-render per event, so the store
- * keeps at most `limit` rows (the newest) and tells its listener at most once per animation frame.
+ * keeps at most `limit` rows (the newest) and tells its listener at most every FLUSH_MS, in an
+ * animation frame (docs/dashboard.md, "Performance").
  */
+const FLUSH_MS = 250;
+
 export interface BoardCall {
   id: string;
   status: string;
@@ -19,6 +22,7 @@ export interface BoardCall {
 export class BoardStore {
   private readonly rows = new Map<string, BoardCall>();
   private pending = false;
+  private lastFlush = 0;
   private sorted: BoardCall[] = [];
   /** Events applied since the board opened (shown, and read by the performance test). */
   updates = 0;
@@ -50,10 +54,16 @@ export class BoardStore {
   private schedule(): void {
     if (this.pending) return;
     this.pending = true;
-    requestAnimationFrame(() => {
-      this.pending = false;
-      this.flush();
-    });
+    const wait = Math.max(0, this.lastFlush + FLUSH_MS - performance.now());
+    setTimeout(
+      () =>
+        requestAnimationFrame(() => {
+          this.pending = false;
+          this.lastFlush = performance.now();
+          this.flush();
+        }),
+      wait,
+    );
   }
 
   private flush(): void {

@@ -8,8 +8,12 @@ export function label(value: string | null | undefined): string {
   return value ? value.toLowerCase().replaceAll('_', ' ') : '—';
 }
 
+// Formatters are made once: building one per cell was most of a busy board's render time.
+const TIME = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
+const MONEY = new Map<string, Intl.NumberFormat>();
+
 export function time(iso: string | null | undefined): string {
-  return iso ? new Date(iso).toLocaleTimeString() : '—';
+  return iso ? TIME.format(new Date(iso)) : '—';
 }
 
 export function dateTime(iso: string | null | undefined): string {
@@ -17,13 +21,16 @@ export function dateTime(iso: string | null | undefined): string {
 }
 
 export function money(amount: number, currency: string): string {
-  try {
-    return new Intl.NumberFormat(undefined, { style: 'currency', currency, maximumFractionDigits: 4 }).format(
-      amount,
-    );
-  } catch {
-    return `${amount.toFixed(4)} ${currency}`;
+  let format = MONEY.get(currency);
+  if (!format) {
+    try {
+      format = new Intl.NumberFormat(undefined, { style: 'currency', currency, maximumFractionDigits: 4 });
+    } catch {
+      return `${amount.toFixed(4)} ${currency}`;
+    }
+    MONEY.set(currency, format);
   }
+  return format.format(amount);
 }
 
 export function seconds(total: number): string {

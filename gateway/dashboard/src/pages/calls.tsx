@@ -1,3 +1,4 @@
+import { Component } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { gql } from '../api';
 import { type BoardCall, BoardStore } from '../board-store';
@@ -172,22 +173,36 @@ export function CallsPage() {
           </thead>
           <tbody>
             {shown.map((call) => (
-              <tr key={call.id} data-call-id={call.id} data-status={call.status}>
-                <td data-label="Started">{time(call.createdAt)}</td>
-                <td data-label="Number">
-                  <Link to={`/calls/${call.id}`}>{call.phoneNumber}</Link>
-                </td>
-                <td data-label="Agent">{call.agentName}</td>
-                <td data-label="Status">
-                  <StatusBadge status={call.status} />
-                </td>
-                <td data-label="Length">{seconds(call.durationSeconds)}</td>
-                <td data-label="Cost">{money(call.totalCost, call.costCurrency)}</td>
-              </tr>
+              <Row key={call.id} call={call} />
             ))}
           </tbody>
         </table>
       </div>
     </section>
   );
+}
+
+/** One call's row: rendered again only when that call changed (the store replaces changed calls). */
+class Row extends Component<{ call: BoardCall }> {
+  override shouldComponentUpdate(next: { call: BoardCall }): boolean {
+    return next.call !== this.props.call;
+  }
+
+  override render() {
+    const { call } = this.props;
+    return (
+      <tr data-call-id={call.id} data-status={call.status}>
+        <td data-label="Started">{time(call.createdAt)}</td>
+        <td data-label="Number">
+          <Link to={`/calls/${call.id}`}>{call.phoneNumber}</Link>
+        </td>
+        <td data-label="Agent">{call.agentName}</td>
+        <td data-label="Status">
+          <StatusBadge status={call.status} />
+        </td>
+        <td data-label="Length">{seconds(call.durationSeconds)}</td>
+        <td data-label="Cost">{money(call.totalCost, call.costCurrency)}</td>
+      </tr>
+    );
+  }
 }
