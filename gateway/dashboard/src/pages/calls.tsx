@@ -1,5 +1,5 @@
 import { Component } from 'preact';
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { gql } from '../api';
 import { type BoardCall, BoardStore } from '../board-store';
 import { CALL_STATUSES, label, money, seconds, time } from '../format';
@@ -58,7 +58,6 @@ export function CallsPage() {
     agents: [],
     campaigns: [],
   });
-  const store = useRef<BoardStore | undefined>(undefined);
 
   useEffect(() => {
     gql<{ agents: { items: Choice[] }; campaigns: { items: Choice[] } }>(CHOICES)
@@ -69,8 +68,6 @@ export function CallsPage() {
   useEffect(() => {
     writeFilters(filters);
     const board = new BoardStore(BOARD_ROWS, setRows);
-    store.current = board;
-    (window as { __voiceBoard?: BoardStore }).__voiceBoard = board;
     setLive('connecting');
     const scope = {
       ...(filters.agentId ? { agentId: filters.agentId } : {}),
