@@ -5,6 +5,7 @@
 //   dist/voice-cli.mjs      platform/src/cli/main.ts   `node dist/voice-cli.mjs ...`
 //   dist/migrations/<schema>/*.sql                    found through VOICE_MIGRATIONS_DIR (set by the banner)
 //   dist/externals.json     the third-party files the bundles import (checked by infra/docker/Dockerfile)
+//   dist/dashboard/         the operations dashboard's built files (gateway/dashboard/dist, committed)
 //
 // Workspace packages (@voice/*) are bundled in. Third-party packages stay external, but not as bare
 // specifiers: a bare `import 'fastify-plugin'` in dist/ would be resolved from dist/, where a flat (hoisted)
@@ -17,6 +18,7 @@
 import { execFileSync } from 'node:child_process';
 import {
   copyFileSync,
+  cpSync,
   existsSync,
   mkdirSync,
   readdirSync,
@@ -231,6 +233,7 @@ const banner = [
 
 for (const name of [
   'migrations',
+  'dashboard',
   'externals.json',
   ...entries.flatMap((e) => [e.output, `${e.output}.map`]),
 ]) {
@@ -264,6 +267,7 @@ const result = await build({
   define: {
     __VOICE_PG_BINARIES__: JSON.stringify(embeddedPostgresBinaries()),
     __VOICE_ASSET_PACKAGES__: JSON.stringify(assetPackages()),
+    __VOICE_DASHBOARD_DIR__: JSON.stringify('./dashboard'),
   },
   plugins: [thirdPartyExternal],
 }).catch(() => fail('esbuild failed (errors above)'));
@@ -303,6 +307,14 @@ for (const pkg of packages) {
     `build: migrations ${path.relative(root, source)} → dist/migrations/${schema} (${files.length} files)`,
   );
 }
+
+// The dashboard: served from dist/dashboard by the bundle (gateway/src/dashboard/assets.ts).
+const dashboardDist = path.join(root, 'gateway/dashboard/dist');
+if (!existsSync(path.join(dashboardDist, 'index.html'))) {
+  fail('gateway/dashboard/dist/index.html is missing (run pnpm dashboard:build)');
+}
+cpSync(dashboardDist, path.join(outdir, 'dashboard'), { recursive: true });
+console.log('build: dashboard gateway/dashboard/dist → dist/dashboard');
 
 writeFileSync(
   path.join(outdir, 'externals.json'),

@@ -12,6 +12,7 @@ import { AccountStore } from './auth/account-store';
 import { CallLimitSync } from './auth/call-limits';
 import { KeySessions } from './auth/key-sessions';
 import { GatewayClient } from './clients/gateway-client';
+import { dashboardRoutes } from './dashboard/routes';
 import type { GatewayDeps } from './deps';
 import { graphqlSurface } from './graphql/plugin';
 import { AccountAdmission, admissionMetrics, admitWrites } from './http/account-admission';
@@ -254,6 +255,7 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   await app.register(operationRoutes, deps);
   await app.register(callExportRoutes, deps);
   await app.register(recordingRoutes, deps);
+  await app.register(dashboardRoutes, { publicBaseUrl: options.publicBaseUrl });
   await app.register(graphqlSurface, deps);
   await app.register(trpcSurface, deps);
   if (options.adminToken) await app.register(adminRoutes, deps);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Starts the production bundle (dist/voice.mjs, as the container image runs it) in the embedded
 # mode with a scratch DATA_DIR, waits until /v1/health answers 200, fetches a file the bundle
-# serves from node_modules (GraphiQL's React), then stops it with SIGTERM and expects exit 0.
+# serves from node_modules (GraphiQL's React) and the dashboard's page and script (dist/dashboard), then stops it with SIGTERM and expects exit 0.
 # Catches what `node --check` cannot: a module the bundle resolves only at run time.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
@@ -30,8 +30,11 @@ for _ in $(seq 1 240); do
 done
 status="$(curl -s -o /dev/null -w '%{http_code}' "$base/v1/health" || true)"
 asset="$(curl -s -o /dev/null -w '%{http_code}' "$base/graphql/assets/react.js" || true)"
-if [[ "$status" != 200 || "$asset" != 200 ]]; then
-  echo "bundle-smoke: /v1/health answered $status, /graphql/assets/react.js $asset" >&2
+dashboard_page="$(curl -s "$base/dashboard" || true)"
+dashboard_script="$(grep -o '/dashboard/assets/[A-Za-z0-9_.-]*\.js' <<<"$dashboard_page" | head -n 1 || true)"
+dashboard="$(curl -s -o /dev/null -w '%{http_code}' "$base${dashboard_script:-/dashboard/assets/missing.js}" || true)"
+if [[ "$status" != 200 || "$asset" != 200 || "$dashboard" != 200 ]]; then
+  echo "bundle-smoke: /v1/health answered $status, /graphql/assets/react.js $asset, the dashboard's script ${dashboard_script:-(not in /dashboard)} $dashboard" >&2
   tail -n 40 "$log" >&2
   exit 1
 fi
@@ -43,4 +46,4 @@ if ((rc != 0)); then
   tail -n 40 "$log" >&2
   exit 1
 fi
-echo "bundle-smoke: dist/voice.mjs served /v1/health and GraphiQL's files, and stopped cleanly"
+echo "bundle-smoke: dist/voice.mjs served /v1/health, GraphiQL's files and the dashboard, and stopped cleanly"

@@ -347,6 +347,20 @@ describe.each(infraModes())('calls (%s)', (mode) => {
     expect(audio.subarray(8, 12).toString()).toBe('WAVE');
     expect(audio.readUInt32LE(24)).toBe(8000);
     expect(audio.length).toBe(44 + 16_000 * done.duration_seconds);
+    expect(res.headers.get('accept-ranges')).toBe('bytes');
+
+    // A player seeks by asking for bytes from a point on: the same bytes, 206.
+    const from = Math.floor(audio.length / 2);
+    const part = await fetch(link, { headers: { range: `bytes=${from}-` } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes ${from}-${audio.length - 1}/${audio.length}`);
+    expect(Buffer.from(await part.arrayBuffer()).equals(audio.subarray(from))).toBe(true);
+    const slice = await fetch(link, { headers: { range: 'bytes=10-19' } });
+    expect(slice.status).toBe(206);
+    expect(Buffer.from(await slice.arrayBuffer()).equals(audio.subarray(10, 20))).toBe(true);
+    const beyond = await fetch(link, { headers: { range: `bytes=${audio.length}-` } });
+    expect(beyond.status).toBe(416);
+    expect(beyond.headers.get('content-range')).toBe(`bytes */${audio.length}`);
 
     const url = new URL(link);
     const signature = url.searchParams.get('signature')!;

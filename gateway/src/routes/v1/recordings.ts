@@ -1,14 +1,13 @@
-import { Readable } from 'node:stream';
-import { AppError, CALL, RECORDING_CHUNK_MAX, Uuid, verifyRecordingLink } from '@voice/shared';
+import { AppError, Uuid, verifyRecordingLink } from '@voice/shared';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../deps';
-import { callContext } from '../../http/context';
 import { operationId } from '../../http/openapi-operation';
 import { PUBLIC } from '../../http/route-auth';
 import { errorResponses } from '../../http/schemas';
 import { sendStoredRecording } from '../../recordings/stored';
+import { sendSynthesizedRecording } from '../../recordings/synthesized';
 
 const Params = z.object({ file: z.string().regex(/^[0-9a-f-]{36}\.wav$/, 'must be <call_id>.wav') });
 const Query = z.object({
@@ -21,8 +20,8 @@ const Query = z.object({
 
 /**
  * Plays a recording through a signed link: no API key, only a valid, unexpired signature. Altered
- * or expired links are 403. A recorded call's WAV comes from the recording store (with Range); the
- * simulated carrier's audio is synthesised by the call service and streamed in chunks.
+ * or expired links are 403. A recorded call's WAV comes from the recording store; the simulated carrier's audio
+ * is synthesised by the call service and streamed in chunks. Both honour a single Range.
  */
 export const recordingRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) => {
   const { client, recordingSecret, recordingStore } = deps;
@@ -36,7 +35,7 @@ export const recordingRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps
         summary: 'Play a call recording (signed link)',
         description:
           'The `recording_url` of a call record: works without an API key until `expires` (Unix seconds). An ' +
-          'altered or expired link is 403. Answers audio/wav; a recorded call honours a single `Range` (206, 416).',
+          'altered or expired link is 403. Answers audio/wav and honours a single `Range` (206, 416).',
         security: [],
         params: Params,
         querystring: Query,
@@ -58,35 +57,7 @@ export const recordingRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps
         );
       }
       if (await sendStoredRecording(recordingStore, callId, request, reply)) return reply;
-      const ctx = callContext(request);
-      const info = await client.call(CALL.recordingInfo, { call_id: callId }, ctx);
-      if (!info.has_recording) throw new AppError('NOT_FOUND', 'This call has no recording');
-      const first = await client.call(
-        CALL.recordingChunk,
-        { call_id: callId, offset: 0, length: RECORDING_CHUNK_MAX },
-        ctx,
-      );
-      const chunks = (async function* () {
-        let offset = 0;
-        let chunk = first;
-        for (;;) {
-          const bytes = Buffer.from(chunk.data, 'base64');
-          yield bytes;
-          offset += bytes.length;
-          if (bytes.length === 0 || offset >= chunk.total) return;
-          chunk = await client.call(
-            CALL.recordingChunk,
-            { call_id: callId, offset, length: RECORDING_CHUNK_MAX },
-            ctx,
-          );
-        }
-      })();
-      reply
-        .header('content-type', 'audio/wav')
-        .header('content-length', first.total)
-        .header('cache-control', 'private, no-store');
-      // A stream is sent as is; the typed schema only documents the body for OpenAPI.
-      return reply.send(Readable.from(chunks) as unknown as string);
+      return sendSynthesizedRecording(client, callId, request, reply);
     },
   );
 };

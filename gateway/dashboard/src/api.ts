@@ -1,0 +1,84 @@
+import { storedKey } from './key';
+
+/** The key was refused (HTTP 401 or UNAUTHENTICATED): the app signs out and says so. */
+export class AuthError extends Error {}
+
+/** Any other failure of an operation, with the server's message. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
+/** The rate-limit headroom of the key, from the last answer's X-RateLimit-* headers. */
+export interface RateLimit {
+  limit: number;
+  remaining: number;
+  /** Unix seconds when the window ends. */
+  reset: number;
+}
+
+type Listener<T> = (value: T) => void;
+const rateListeners = new Set<Listener<RateLimit>>();
+const authListeners = new Set<Listener<string>>();
+let lastRate: RateLimit | undefined;
+
+export function onRateLimit(listener: Listener<RateLimit>): () => void {
+  rateListeners.add(listener);
+  if (lastRate) listener(lastRate);
+  return () => rateListeners.delete(listener);
+}
+
+/** Told when the server refuses the key, with its message. */
+export function onAuthRefused(listener: Listener<string>): () => void {
+  authListeners.add(listener);
+  return () => authListeners.delete(listener);
+}
+
+export function authRefused(message: string): void {
+  for (const listener of authListeners) listener(message);
+}
+
+function readRate(headers: Headers): void {
+  const limit = Number(headers.get('x-ratelimit-limit'));
+  const remaining = Number(headers.get('x-ratelimit-remaining'));
+  const reset = Number(headers.get('x-ratelimit-reset'));
+  if (!headers.has('x-ratelimit-limit') || !Number.isFinite(limit)) return;
+  lastRate = { limit, remaining, reset };
+  for (const listener of rateListeners) listener(lastRate);
+}
+
+interface GraphQLAnswer<T> {
+  data?: T | null;
+  errors?: { message: string; extensions?: { code?: string } }[];
+  error?: { message?: string };
+}
+
+/** One query or mutation over POST /graphql with the signed-in key (plain fetch: no client library). */
+export async function gql<T>(
+  query: string,
+  variables: Record<string, unknown> = {},
+  key = storedKey(),
+): Promise<T> {
+  const response = await fetch('/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify({ query, variables }),
+  });
+  readRate(response.headers);
+  const body = (await response.json().catch(() => ({}))) as GraphQLAnswer<T>;
+  const first = body.errors?.[0];
+  if (response.status === 401 || first?.extensions?.code === 'UNAUTHENTICATED') {
+    const message = first?.message ?? body.error?.message ?? 'Missing or invalid API key';
+    authRefused(message);
+    throw new AuthError(message);
+  }
+  if (first) throw new ApiError(first.message, first.extensions?.code);
+  if (!response.ok || !body.data) {
+    throw new ApiError(body.error?.message ?? `The server answered ${response.status}`, undefined);
+  }
+  return body.data;
+}
