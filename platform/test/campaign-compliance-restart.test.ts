@@ -6,14 +6,15 @@ import {
   type EndpointEventBody,
   type WebhookEndpointWithSecret,
 } from '@voice/shared';
-import { createTestDatabase, infraModes, type TestDatabase } from '@voice/shared/testing';
-import postgres from 'postgres';
+import { infraModes } from '@voice/shared/testing';
+import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campaignApi, createAgent, FROM, pollingAccount } from './api/campaigns-support';
 import { api, type Envelope } from './support/http';
-import { type NatsTopology, startNatsTopology } from './support/nats-topology';
+import type { NatsTopology } from './support/nats-topology';
 import { pollUntil } from './support/poll';
-import { signatureVerifies, startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
+import { signatureVerifies, type WebhookReceiver } from './support/webhook-receiver';
+import { startWebhookTopology, type WebhookTopology } from './support/webhook-topology';
 
 /** A delivery refused once is retried this much later: long enough that the kill finds some waiting. */
 const RETRY_BASE_MS = 2000;
@@ -119,32 +120,24 @@ describe.runIf(infraModes().includes('nats'))(
       const segment = segments.findLast((s) => s.anchor <= real)!;
       return segment.shown + (real - segment.anchor);
     };
-    let database: TestDatabase;
+    let running: WebhookTopology | undefined;
     let sql: postgres.Sql;
     let receiver: WebhookReceiver;
-    let topology: NatsTopology | undefined;
+    let topology: NatsTopology;
     let key: string;
     let agentId: string;
     let endpoint: WebhookEndpointWithSecret;
 
     beforeAll(async () => {
-      database = await createTestDatabase('nats');
-      sql = postgres(database.url, { max: 2, onnotice: () => {} });
-      receiver = await startWebhookReceiver();
-      topology = await startNatsTopology({
-        databaseUrl: database.url,
+      running = await startWebhookTopology({
         prefix: 'compliance',
         adminToken,
         simTimeScale: 0.004,
-        env: {
-          PUBLIC_BASE_URL: 'http://voice.example.test',
-          WEBHOOK_ALLOW_PRIVATE: 'true',
-          WEBHOOK_RETRY_BASE_MS: String(RETRY_BASE_MS),
-          DATABASE_POOL_SIZE: '4',
-        },
+        retryBaseMs: RETRY_BASE_MS,
         services: ['agent', 'call', 'webhook', 'telephony', 'campaign'],
         roleEnv: { campaign: { NODE_ENV: 'test', VOICE_TEST_CLOCK: clockFrom(NEW_YORK_AND_LONDON_OPEN) } },
       });
+      ({ sql, receiver, topology } = running);
       const url = topology.gatewayUrl;
       ({ key } = await pollingAccount({ url, adminToken }, 'Compliance restart'));
       agentId = await createAgent(url, key);
@@ -158,14 +151,11 @@ describe.runIf(infraModes().includes('nats'))(
     }, 240_000);
 
     afterAll(async () => {
-      await topology?.stop();
-      await receiver?.close();
-      await sql?.end({ timeout: 5 });
-      await database?.drop();
+      await running?.stop();
     });
 
     const listDoNotCall = async (numbers: string[]) => {
-      const res = await api(topology!.gatewayUrl, 'POST', '/v1/do-not-call', { key, body: { numbers } });
+      const res = await api(topology.gatewayUrl, 'POST', '/v1/do-not-call', { key, body: { numbers } });
       expect(res.status, res.text).toBe(200);
     };
 
@@ -174,7 +164,7 @@ describe.runIf(infraModes().includes('nats'))(
         SELECT event_id, status, attempt_count FROM webhook.deliveries WHERE endpoint_id = ${endpoint.id}`;
 
     it('dials only inside each window and no listed number, and delivers every event once', async () => {
-      const client = campaignApi(topology!.gatewayUrl, key);
+      const client = campaignApi(topology.gatewayUrl, key);
       await listDoNotCall(CONTACTS.filter((c) => c.doNotCall === 'before').map((c) => c.phone));
       // Every first attempt is refused: retries wait in the table when the webhook service is killed.
       const refusedOnce = new Set<string>();
@@ -226,7 +216,7 @@ describe.runIf(infraModes().includes('nats'))(
           deliveries.some((d) => d.attempt_count >= 1 && d.status !== 'succeeded'),
         'no contact being dialed with deliveries waiting',
       );
-      expect(await topology!.kill('campaign')).toBeNull();
+      expect(await topology.kill('campaign')).toBeNull();
       await expectWaiting(['America/Chicago', 'America/Los_Angeles']);
       // From here until the kill, no request is answered 2xx, and every 2xx answered so far is
       // recorded: a 2xx never lands unrecorded on the kill (which would be sent again, rightly).
@@ -245,21 +235,21 @@ describe.runIf(infraModes().includes('nats'))(
       );
       const pendingAtKill = (await endpointDeliveries()).filter((d) => d.status !== 'succeeded');
       expect(pendingAtKill.length).toBeGreaterThan(0);
-      expect(await topology!.kill('webhook')).toBeNull();
+      expect(await topology.kill('webhook')).toBeNull();
       receiver.answerWith(() => ({ status: 200 }));
 
       // The clock moves to Chicago's window: its contacts are dialed (their events wait in the
       // streams, the webhook service down); kill -9 again once one was claimed.
-      await topology!.restart('campaign', { VOICE_TEST_CLOCK: clockFrom(CHICAGO_OPEN) });
+      await topology.restart('campaign', { VOICE_TEST_CLOCK: clockFrom(CHICAGO_OPEN) });
       await pollUntil(
         contactsNow,
         (rows) => rows.some((r) => byPhone.get(r.phone_number)!.zone === 'America/Chicago' && r.attempts > 0),
         'Chicago not dialed',
       );
-      expect(await topology!.kill('campaign')).toBeNull();
+      expect(await topology.kill('campaign')).toBeNull();
       await expectWaiting(['America/Los_Angeles']);
-      await topology!.restart('webhook');
-      await topology!.restart('campaign', { VOICE_TEST_CLOCK: clockFrom(LOS_ANGELES_OPEN) });
+      await topology.restart('webhook');
+      await topology.restart('campaign', { VOICE_TEST_CLOCK: clockFrom(LOS_ANGELES_OPEN) });
 
       const campaign = await client.waitFor(campaignId, (c) => c.status === 'completed', 90_000);
       const contacts: CampaignContact[] = await client.contacts(campaignId);

@@ -1,15 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { WebhookEndpointWithSecret } from '@voice/shared';
-import { createTestDatabase, infraModes, type TestDatabase } from '@voice/shared/testing';
-import postgres from 'postgres';
+import { infraModes } from '@voice/shared/testing';
+import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from './support/accounts';
 import { placeCalls as placeCallsTo } from './support/calls';
 import { api, type Envelope } from './support/http';
-import { type NatsTopology, startNatsTopology } from './support/nats-topology';
+import type { NatsTopology } from './support/nats-topology';
 import { pollUntil } from './support/poll';
-import { signatureVerifies, startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
+import { signatureVerifies, type WebhookReceiver } from './support/webhook-receiver';
+import { startWebhookTopology, type WebhookTopology } from './support/webhook-topology';
 
 const FROM = '+14155550100';
 /** Long enough that the kill lands between a delivery's first attempt and its retry. */
@@ -36,31 +37,23 @@ describe.runIf(infraModes().includes('nats'))(
   'webhook service kill -9 with endpoint deliveries pending (NATS + PostgreSQL)',
   () => {
     const adminToken = `admin-${randomBytes(16).toString('hex')}`;
-    let database: TestDatabase;
+    let running: WebhookTopology | undefined;
     let sql: postgres.Sql;
     let receiver: WebhookReceiver;
-    let topology: NatsTopology | undefined;
+    let topology: NatsTopology;
     let gatewayUrl: string;
     let key: string;
     let agentId: string;
     let endpoint: WebhookEndpointWithSecret;
 
     beforeAll(async () => {
-      database = await createTestDatabase('nats');
-      sql = postgres(database.url, { max: 2, onnotice: () => {} });
-      receiver = await startWebhookReceiver();
-      topology = await startNatsTopology({
-        databaseUrl: database.url,
+      running = await startWebhookTopology({
         prefix: 'hookeprestart',
         adminToken,
         simTimeScale: 0.002,
-        env: {
-          PUBLIC_BASE_URL: 'http://voice.example.test',
-          WEBHOOK_ALLOW_PRIVATE: 'true',
-          WEBHOOK_RETRY_BASE_MS: String(RETRY_BASE_MS),
-          DATABASE_POOL_SIZE: '4',
-        },
+        retryBaseMs: RETRY_BASE_MS,
       });
+      ({ sql, receiver, topology } = running);
       gatewayUrl = topology.gatewayUrl;
       ({ key } = await createAccount({ url: gatewayUrl, adminToken }, { name: 'Endpoint restart' }));
       const agent = await api<Envelope<{ id: string }>>(gatewayUrl, 'POST', '/v1/agents', {
@@ -84,10 +77,7 @@ describe.runIf(infraModes().includes('nats'))(
     }, 180_000);
 
     afterAll(async () => {
-      await topology?.stop();
-      await receiver?.close();
-      await sql?.end({ timeout: 5 });
-      await database?.drop();
+      await running?.stop();
     });
 
     /** `count` calls to numbers from +14155554000 on, `offset` further. */
@@ -122,7 +112,7 @@ describe.runIf(infraModes().includes('nats'))(
         (rows) => rows.length === retrying.length * EVENTS.length && rows.every((r) => r.attempt_count >= 1),
         'deliveries not attempted',
       );
-      expect(await topology!.kill('webhook')).toBeNull();
+      expect(await topology.kill('webhook')).toBeNull();
       receiver.answerWith(() => ({ status: 200 }));
 
       // Calls that ring, are answered and end while the service is down: their events wait in the streams.
@@ -135,7 +125,7 @@ describe.runIf(infraModes().includes('nats'))(
       );
       expect(await deliveriesOf(unconsumed)).toHaveLength(0);
 
-      await topology!.restart('webhook');
+      await topology.restart('webhook');
       const all = [...retrying, ...unconsumed];
       const rows = await pollUntil(
         () => deliveriesOf(all),
