@@ -17,6 +17,7 @@ const PAGE_MS = 60_000;
 
 interface AgentBody {
   id: string;
+  description: string | null;
   name: string;
   agent_type: string;
   language: string;
@@ -191,6 +192,17 @@ describe('dashboard agents pages in Chromium (embedded)', () => {
       PAGE_MS,
     );
     expect((await agentNow(agentId)).prompt).toBe(created.prompt);
+
+    // The settings form edits the agent in place.
+    await page.getByLabel('Description (optional)').fill('Confirms patient appointments.');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Saved.').waitFor({ timeout: PAGE_MS });
+    expect(await agentNow(agentId)).toMatchObject({
+      name: 'Casey',
+      agent_type: chosenType,
+      voice: chosenVoice,
+      description: 'Confirms patient appointments.',
+    });
 
     // "Call me": a real call of this agent, shown live from placed to completed.
     await page.getByLabel('Your phone number').fill('+14155551234');

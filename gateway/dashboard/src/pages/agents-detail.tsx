@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import { gql } from '../api';
 import { ErrorNote, Link } from '../ui';
-import { AgentForm, type AgentSettings, settingsInput } from './agents-form';
+import { AgentForm, type AgentSettings, settingsInput, settingsOf } from './agents-form';
 import { PromptVersions } from './agents-prompt';
 import { TestCall } from './agents-test-call';
 
-export interface AgentRecord extends AgentSettings {
+export interface AgentRecord extends Omit<AgentSettings, 'description'> {
+  description: string | null;
   id: string;
   industry: string | null;
   prompt: string;
@@ -65,7 +66,7 @@ export function AgentDetail(props: { id: string }) {
             <h2 id="settings-title">Settings</h2>
             <AgentForm
               key={agent.id}
-              initial={{ ...agent, description: agent.description ?? '' }}
+              initial={settingsOf(agent)}
               industry={agent.industry}
               submitLabel="Save settings"
               onSubmit={update}

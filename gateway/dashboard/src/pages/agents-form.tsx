@@ -25,6 +25,15 @@ export const EMPTY_SETTINGS: AgentSettings = {
   description: '',
 };
 
+/** The form's settings out of an agent record (which carries more than the form edits). */
+export function settingsOf(record: { [K in keyof AgentSettings]: string | null }): AgentSettings {
+  const settings = { ...EMPTY_SETTINGS };
+  for (const field of Object.keys(EMPTY_SETTINGS) as (keyof AgentSettings)[]) {
+    settings[field] = record[field] ?? '';
+  }
+  return settings;
+}
+
 /** Only the fields a user filled: empty optional strings are left for the server's defaults. */
 export function settingsInput(settings: AgentSettings): Record<string, string> {
   return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== ''));
