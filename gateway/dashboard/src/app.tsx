@@ -3,6 +3,7 @@ import { onAuthRefused } from './api';
 import { forgetKey, keepKey, storedKey } from './key';
 import { closeLive } from './live';
 import { AccountPage } from './pages/account';
+import { AgentsRoute } from './pages/agents';
 import { CallPage } from './pages/call';
 import { CallsPage } from './pages/calls';
 import { SignIn } from './pages/sign-in';
@@ -11,6 +12,7 @@ import { Link } from './ui';
 
 const NAV = [
   { to: '/calls', name: 'Calls' },
+  { to: '/agents', name: 'Agents' },
   { to: '/account', name: 'Account' },
 ];
 
@@ -54,6 +56,7 @@ export function App() {
   let page = <CallsPage />;
   if (callMatch?.[1]) page = <CallPage id={callMatch[1]} />;
   else if (path === '/account') page = <AccountPage />;
+  else if (path === '/agents' || path.startsWith('/agents/')) page = <AgentsRoute path={path} />;
 
   return (
     <>
