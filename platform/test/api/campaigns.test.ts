@@ -244,7 +244,8 @@ describe.each(infraModes())('campaigns: dialing (%s)', (mode) => {
     const contacts = await api.contacts(created.id);
     for (const contact of contacts) {
       expect(contact.failure_reason).toMatch(/^AGENT_NOT_FOUND/);
-      expect(contact.attempts).toBe(1);
+      // Refused placements: no call was placed, so no attempt and no call id.
+      expect(contact).toMatchObject({ attempts: 0, call_ids: [] });
     }
     expect(await api.calls(created.id)).toHaveLength(0);
   });
