@@ -68,8 +68,8 @@ const noneOf = (pids: Iterable<number>) => async () => {
 };
 
 /**
- * Reads `stream` to its end, and from its first chunk on looks for a speech tool at work, calling
- * `onTool` with the first ones seen. Says whether they were seen before the stream ended.
+ * Reads `stream` to its end; at its first chunk, before reading on, looks for a speech tool at work,
+ * calling `onTool` with the first ones seen. Says whether they were seen before the stream ended.
  */
 async function readWatching(
   stream: AsyncIterable<Int16Array>,
@@ -81,7 +81,8 @@ async function readWatching(
   let watching: Promise<Map<number, string> | undefined> | undefined;
   for await (const chunk of stream) {
     chunks.push(chunk);
-    watching ??= until(async () => (ended ? null : await someRunning()), 'a speech tool at work').then(
+    if (watching) continue;
+    watching = until(async () => (ended ? null : await someRunning()), 'a speech tool at work').then(
       (tools) => {
         if (!tools) return undefined;
         seenBeforeEnd = !ended;
@@ -89,6 +90,10 @@ async function readWatching(
         return tools;
       },
     );
+    // The next chunk is asked for only once the tools were looked for: a stream that streams keeps
+    // its tools blocked on their full pipe meanwhile (a fast engine could otherwise finish the
+    // whole text before the first look); one that buffered the whole text would have no tool left.
+    await watching;
   }
   ended = true;
   return { chunks, seen: await watching, seenBeforeEnd };
