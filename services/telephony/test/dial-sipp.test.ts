@@ -51,7 +51,7 @@ describe.each(infraModes())('TELEPHONY.dial against sipp (%s)', (mode) => {
     });
     expect(events[1]!.sip_reason).toBe('Busy Here');
     // sipp took exactly one call (-m 1) and its scenario ran to the end: one INVITE, ACKed.
-    expect((await sipp.exited).code).toBe(0);
+    await sipp.ranToEnd();
     expect(await h.dial(trunk, callId, SPEECH)).toMatchObject({ already: true });
     const [row] = await h.sql`SELECT count(*)::int AS n FROM telephony.trunk_calls`;
     expect(row!.n).toBe(0);
@@ -77,7 +77,7 @@ describe.each(infraModes())('TELEPHONY.dial against sipp (%s)', (mode) => {
       call_end_reason: 'cancelled',
       ended_by: 'system',
     });
-    expect((await sipp.exited).code).toBe(0);
+    await sipp.ranToEnd();
     // Over the bus, after the end: nothing left to hang up.
     expect(await h.hangup(callId)).toEqual({ call_id: callId, ended: false });
   });

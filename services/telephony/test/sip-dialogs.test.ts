@@ -38,7 +38,7 @@ describe('answered calls', () => {
         const end = await leg.hangUp();
         expect(end).toMatchObject({ sipCode: 200, by: 'local', cause: 'response', answered: true });
         expect(inviteOutcome(end)).toEqual({ status: 'answered' });
-        expect((await sipp.exited).code).toBe(0);
+        await sipp.ranToEnd();
       } finally {
         await sipp.stop();
       }
@@ -54,7 +54,7 @@ describe('answered calls', () => {
         const end = await leg.ended;
         expect(end).toMatchObject({ sipCode: 200, by: 'remote', cause: 'response', answered: true });
         expect(leg.history.map((p) => p.type)).toEqual(['ringing', 'answered', 'media_updated', 'ended']);
-        expect((await sipp.exited).code).toBe(0);
+        await sipp.ranToEnd();
       } finally {
         await sipp.stop();
       }
@@ -68,7 +68,7 @@ describe('answered calls', () => {
       const answered = await leg.waitFor('answered');
       expect(answered.remoteSdp).toBeNull();
       await leg.hangUp();
-      expect((await sipp.exited).code).toBe(0);
+      await sipp.ranToEnd();
     } finally {
       await sipp.stop();
     }
@@ -86,7 +86,7 @@ describe('digest authentication', () => {
       const answered = await leg.waitFor('answered');
       expect(answered.sipCode).toBe(200);
       await leg.hangUp();
-      expect((await sipp.exited).code).toBe(0);
+      await sipp.ranToEnd();
     } finally {
       await sipp.stop();
     }

@@ -14,6 +14,8 @@ export interface Sipp {
   uri: string;
   /** Resolves when sipp exits: code 0 means its scenario ran to the end. */
   exited: Promise<{ code: number | null; output: string }>;
+  /** Waits for sipp to exit and fails with its output and error log unless its scenario ran to the end. */
+  ranToEnd(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -55,6 +57,11 @@ export async function startSipp(options: SippOptions): Promise<Sipp> {
     port,
     uri: `sip:127.0.0.1:${port};transport=${options.transport}`,
     exited,
+    ranToEnd: async () => {
+      const { code, output } = await exited;
+      if (code !== 0)
+        throw new Error(`sipp exited ${code}, its scenario did not run to the end:\n${output.slice(-3_000)}`);
+    },
     stop: async () => {
       stopChild(child);
       await exited;
