@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './platform/test/support/longest-first';
 
 export default defineConfig({
   resolve: {
@@ -11,6 +12,8 @@ export default defineConfig({
     globalSetup: ['platform/test/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,
+    // Longest files first, by recorded durations: a fresh clone has no cache to order by.
+    sequence: { sequencer: LongestFirst },
     // Tests wait for conditions, each with its own deadline; these bounds only catch a hang. They
     // are set for a loaded machine (both cores busy), where a platform start or a call takes
     // several times as long as on a quiet one.

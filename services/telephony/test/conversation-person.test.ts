@@ -1,5 +1,6 @@
+import path from 'node:path';
 import { infraModes } from '@voice/shared/testing';
-import { firstSoundMs, readMono, recognise, speechSpans } from '@voice/shared/testing/sip';
+import { firstSoundMs, readMono, readPcmWav, recognise, speechSpans } from '@voice/shared/testing/sip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerAfterAgent, dialCallee, lineWith, SPEECH, TEST_SILENCE_MS } from './support/conversation';
 import { DialHarness } from './support/dial-harness';
@@ -102,7 +103,7 @@ describe.each(infraModes())('a conversation with a person (%s)', (mode) => {
       // The agent's first words (a pause between words is enough): then the callee talks over it.
       await callee.heardSpeech({ timeoutMs: 60_000, quietMs: 100 });
       // The interruption the recogniser hears most reliably; the agent must stop, then answer it.
-      const interruption = await callee.say('Please stop calling me.');
+      await callee.say('Please stop calling me.');
       const end = await call.ended();
       const told = JSON.stringify({ heard: end.heard, spoken: end.spoken });
 
@@ -116,15 +117,18 @@ describe.each(infraModes())('a conversation with a person (%s)', (mode) => {
       expect(end.spoken.some((line) => Date.parse(line.at) > Date.parse(request!.at))).toBe(true);
       expect(end.conversation!.opted_out).toBe(true);
 
-      // From baresip's recordings (one time base, within two 20 ms frames): the callee began
-      // talking at `spoke`; the agent's speech that was going on then ended soon after, while its
-      // line had seconds left. The 200 ms target is measured by `pnpm bench conversation`.
-      const { heard, sent } = await callee.recording();
-      const sentPcm = (await readMono(sent)).samples;
-      const from = Math.floor(((interruption.position?.sentMs ?? 0) * 8000) / 1000);
-      const spoke =
-        (interruption.position?.sentMs ?? 0) + (firstSoundMs(sentPcm.subarray(from), 8000, 500) ?? 0);
-      const agent = speechSpans((await readMono(heard)).samples, { hangoverMs: 120 });
+      // From our own recording, both directions on one clock (left sent, right heard, slot by
+      // slot; baresip's two dumps each start at their own first frame and drift apart on a loaded
+      // machine): the callee began talking at `spoke`, its first sound after the agent began; the
+      // agent's speech going on then ended soon after, while its line had seconds left. The 200 ms
+      // target is measured by `pnpm bench conversation`.
+      const ours = await readPcmWav(path.join(h.recordings, 'recordings', `${call.callId}.wav`));
+      const [sentByUs, heardByUs] = ours.channels as [Int16Array, Int16Array];
+      const agent = speechSpans(sentByUs, { hangoverMs: 120 });
+      expect(agent.length, 'the agent spoke').toBeGreaterThan(0);
+      const from = Math.floor((agent[0]!.startMs * 8000) / 1000);
+      const spoke = agent[0]!.startMs + (firstSoundMs(heardByUs.subarray(from), 8000, 500) ?? Number.NaN);
+      expect(spoke, 'the callee was heard talking over the agent').not.toBeNaN();
       // Its answer cannot begin before the request has been said and its end heard (over 1.5 s).
       const before = agent.filter((span) => span.startMs < spoke + 500);
       const stopped = Math.max(...before.map((span) => span.endMs));
