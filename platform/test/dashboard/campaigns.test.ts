@@ -20,6 +20,7 @@ interface CampaignBody {
   id: string;
   status: string;
   max_concurrent_calls: number;
+  calling_window: Record<string, unknown> | null;
   counts: Record<string, number>;
 }
 interface ContactBody {
@@ -291,7 +292,7 @@ describe('dashboard campaign pages in Chromium (embedded)', () => {
     await context.close();
   });
 
-  it('cancels a scheduled campaign after asking', async () => {
+  it('edits a scheduled campaign, then cancels it after asking', async () => {
     const created = await api<Envelope<CampaignBody>>(t.url, 'POST', '/v1/campaigns', {
       key: acme.key,
       body: {
@@ -308,8 +309,37 @@ describe('dashboard campaign pages in Chromium (embedded)', () => {
     await signIn(page, t.url, acme.key);
     await page.getByRole('heading', { name: 'Live calls' }).waitFor();
     await page.goto(`${t.url}/dashboard/campaigns/${id}`);
-    await page.getByRole('heading', { name: 'Autumn leads', level: 1 }).waitFor({ timeout: PAGE_MS });
+    await page
+      .getByRole('heading', { name: 'Autumn leads', level: 1, exact: true })
+      .waitFor({ timeout: PAGE_MS });
     expect(await page.getByTestId('campaign-page').getAttribute('data-status')).toBe('SCHEDULED');
+
+    // Its name and calling window are edited; the server's refusal of a window field shows beside it.
+    await page.getByLabel('Name', { exact: true }).fill('Autumn leads (EU)');
+    await page.getByLabel('Only call inside a window of local time').check();
+    const from = page.getByLabel('From (HH:MM)');
+    await from.fill('25:00');
+    await page.getByLabel('Time zone', { exact: true }).fill('Europe/Paris');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    const fromError = page.locator('#edit-window-start-error');
+    await fromError.waitFor({ timeout: PAGE_MS });
+    expect(await fromError.textContent()).toMatch(/HH:MM/);
+    expect(await from.getAttribute('aria-invalid')).toBe('true');
+    expect((await campaignNow(id)).calling_window).toBeNull();
+    await from.fill('09:00');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Settings saved.').waitFor({ timeout: PAGE_MS });
+    await page.getByRole('heading', { name: 'Autumn leads (EU)', level: 1 }).waitFor();
+    expect(await page.getByTestId('calling-window').textContent()).toBe(
+      'mon, tue, wed, thu, fri 09:00–18:00 (Europe/Paris)',
+    );
+    expect((await campaignNow(id)).calling_window).toEqual({
+      days: ['mon', 'tue', 'wed', 'thu', 'fri'],
+      start: '09:00',
+      end: '18:00',
+      timezone: 'Europe/Paris',
+      fallback_timezone: 'UTC',
+    });
 
     // The first click only asks; "Keep it" leaves the campaign as it was.
     await page.getByRole('button', { name: 'Cancel campaign' }).click();

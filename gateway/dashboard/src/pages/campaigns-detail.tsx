@@ -155,7 +155,7 @@ export function CampaignDetail(props: { id: string }) {
               <code>{campaign.phoneColumn}</code>
             </dd>
             <dt>Calling window</dt>
-            <dd>
+            <dd data-testid="calling-window">
               {campaign.callingWindow
                 ? `${campaign.callingWindow.days.map(label).join(', ')} ${campaign.callingWindow.start}–${campaign.callingWindow.end} (${campaign.callingWindow.timezone})`
                 : 'any time'}

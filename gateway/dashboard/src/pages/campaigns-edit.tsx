@@ -13,9 +13,7 @@ function draftOf(campaign: Campaign) {
   return {
     name: campaign.name,
     cap: String(campaign.maxConcurrentCalls),
-    window: window
-      ? { on: true, days: window.days, start: window.start, end: window.end, timezone: window.timezone }
-      : NO_WINDOW,
+    window: window ? { on: true, ...window } : NO_WINDOW,
   };
 }
 

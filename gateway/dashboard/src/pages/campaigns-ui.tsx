@@ -87,6 +87,7 @@ export interface WindowDraft {
   start: string;
   end: string;
   timezone: string;
+  fallbackTimezone: string;
 }
 
 export const NO_WINDOW: WindowDraft = {
@@ -95,12 +96,19 @@ export const NO_WINDOW: WindowDraft = {
   start: '09:00',
   end: '18:00',
   timezone: 'recipient',
+  fallbackTimezone: 'UTC',
 };
 
 /** The CallingWindowInput of a draft; null when the window is off. */
 export function windowInput(draft: WindowDraft) {
   if (!draft.on) return null;
-  return { days: draft.days, start: draft.start, end: draft.end, timezone: draft.timezone || 'recipient' };
+  return {
+    days: draft.days,
+    start: draft.start,
+    end: draft.end,
+    timezone: draft.timezone || 'recipient',
+    fallbackTimezone: draft.fallbackTimezone || 'UTC',
+  };
 }
 
 /** The fields of a calling window; errors of `callingWindow.<field>` are shown beside each. */
@@ -112,6 +120,7 @@ export function WindowFields(props: {
 }) {
   const { draft, idPrefix: id } = props;
   const set = (change: Partial<WindowDraft>) => props.onChange({ ...draft, ...change });
+  const invalid = (field: string) => props.issues.some((issue) => issue.field === `callingWindow.${field}`);
   const error = (field: string) => (
     <FieldError id={`${id}-${field}-error`} issues={props.issues} field={`callingWindow.${field}`} />
   );
@@ -149,6 +158,7 @@ export function WindowFields(props: {
             <input
               id={`${id}-start`}
               value={draft.start}
+              aria-invalid={invalid('start')}
               aria-describedby={`${id}-start-error`}
               onInput={(e) => set({ start: e.currentTarget.value })}
             />
@@ -159,6 +169,7 @@ export function WindowFields(props: {
             <input
               id={`${id}-end`}
               value={draft.end}
+              aria-invalid={invalid('end')}
               aria-describedby={`${id}-end-error`}
               onInput={(e) => set({ end: e.currentTarget.value })}
             />
@@ -169,6 +180,7 @@ export function WindowFields(props: {
             <input
               id={`${id}-timezone`}
               value={draft.timezone}
+              aria-invalid={invalid('timezone')}
               aria-describedby={`${id}-timezone-hint ${id}-timezone-error`}
               onInput={(e) => set({ timezone: e.currentTarget.value })}
             />
@@ -176,6 +188,17 @@ export function WindowFields(props: {
               recipient (each contact's own) or an IANA zone such as Europe/Paris
             </span>
             {error('timezone')}
+          </div>
+          <div class="field">
+            <label for={`${id}-fallback`}>Zone for unknown contacts</label>
+            <input
+              id={`${id}-fallback`}
+              value={draft.fallbackTimezone}
+              aria-invalid={invalid('fallbackTimezone')}
+              aria-describedby={`${id}-fallbackTimezone-error`}
+              onInput={(e) => set({ fallbackTimezone: e.currentTarget.value })}
+            />
+            {error('fallbackTimezone')}
           </div>
         </>
       ) : null}
