@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../support/accounts';
 import { openPage, screenshot } from '../support/browser';
@@ -101,6 +101,14 @@ describe('dashboard campaign pages in Chromium (embedded)', () => {
       page.getByTestId('counts').textContent(),
     ]);
     return { status, done: Number(done), inFlight: Number(/^(\d+)/.exec(inFlight ?? '')?.[1]), counts };
+  }
+
+  function isFocused(locator: Locator): Promise<boolean> {
+    return locator.evaluate(
+      (element) =>
+        element ===
+        (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
+    );
   }
 
   async function dryRunCount(page: Page, key: string): Promise<number> {
@@ -341,12 +349,32 @@ describe('dashboard campaign pages in Chromium (embedded)', () => {
       fallback_timezone: 'UTC',
     });
 
-    // The first click only asks; "Keep it" leaves the campaign as it was.
-    await page.getByRole('button', { name: 'Cancel campaign' }).click();
+    // Cancel only asks first, by keyboard too: the question takes the focus on "Keep it", which leaves
+    // the campaign as it was and gives the focus back; Escape does the same.
+    const cancel = page.getByRole('button', { name: 'Cancel campaign' });
     const dialog = page.getByRole('alertdialog');
+    const keep = dialog.getByRole('button', { name: 'Keep it' });
+    await cancel.focus();
+    await page.keyboard.press('Enter');
     await dialog.waitFor();
-    await dialog.getByRole('button', { name: 'Keep it' }).click();
+    await pollUntil(() => isFocused(keep), Boolean, '"Keep it" never took the focus', PAGE_MS);
+    await page.keyboard.press('Enter');
+    await pollUntil(
+      () => isFocused(cancel),
+      Boolean,
+      'the focus never came back to "Cancel campaign"',
+      PAGE_MS,
+    );
     expect(await dialog.count()).toBe(0);
+    await page.keyboard.press('Enter');
+    await pollUntil(() => isFocused(keep), Boolean, '"Keep it" never took the focus again', PAGE_MS);
+    await page.keyboard.press('Escape');
+    await pollUntil(
+      () => dialog.count(),
+      (n) => n === 0,
+      'Escape never closed the question',
+      PAGE_MS,
+    );
     expect((await campaignNow(id)).status).toBe('scheduled');
 
     await page.getByRole('button', { name: 'Cancel campaign' }).click();
@@ -374,8 +402,8 @@ describe('dashboard campaign pages in Chromium (embedded)', () => {
     await context.close();
   });
 
-  it('fits a phone-sized screen, by keyboard', async () => {
-    // A campaign of its own, so this test stands alone: a few contacts, one of them skipped.
+  it('follows a campaign live on the list, and fits a phone-sized screen, by keyboard', async () => {
+    // A campaign of its own, so this test stands alone: two contacts to call and one skipped.
     const created = await api<Envelope<CampaignBody>>(t.url, 'POST', '/v1/campaigns', {
       key: acme.key,
       body: {
@@ -386,24 +414,37 @@ describe('dashboard campaign pages in Chromium (embedded)', () => {
       },
     });
     expect(created.status, created.text).toBe(201);
+    const id = created.body.data.id;
+    // Paused before the list opens, resumed while it is open: the list must follow it live.
+    const paused = await api(t.url, 'POST', `/v1/campaigns/${id}/pause`, { key: acme.key });
+    expect(paused.status, paused.text).toBe(200);
     const { context, page, problems } = await openPage(browser, { width: 375, height: 740 });
     await signIn(page, t.url, acme.key);
     await page.getByRole('heading', { name: 'Live calls' }).waitFor();
     await page.goto(`${t.url}/dashboard/campaigns`);
-    const link = page.getByRole('link', { name: 'Phone check' });
-    await link.waitFor({ timeout: PAGE_MS });
+    const row = page.locator(`tr[data-campaign-id="${id}"]`);
+    await row.waitFor({ timeout: PAGE_MS });
+    expect(await row.getAttribute('data-status')).toBe('PAUSED');
+    await page.evaluate(() => {
+      (globalThis as unknown as PageGlobals).notReloaded = true;
+    });
+    const resumed = await api(t.url, 'POST', `/v1/campaigns/${id}/resume`, { key: acme.key });
+    expect(resumed.status, resumed.text).toBe(200);
+    await pollUntil(
+      async () =>
+        `${await row.getAttribute('data-status')} ${await row.getByTestId('done-count').textContent()}`,
+      (shown) => shown === 'COMPLETED 3 / 3 done',
+      'the list never showed the resumed campaign completed',
+      PAGE_MS,
+    );
+    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).notReloaded)).toBe(true);
     expect(await pageWidth(page)).toBeLessThanOrEqual(375);
+    const link = row.getByRole('link', { name: 'Phone check' });
     await link.focus();
     await page.keyboard.press('Enter');
     await page.getByTestId('campaign-page').waitFor();
     await page.getByTestId('contacts').locator('tbody tr').first().waitFor({ timeout: PAGE_MS });
-    // Finished, so the screenshot shows the outcomes.
-    await pollUntil(
-      () => page.getByTestId('campaign-page').getAttribute('data-status'),
-      (status) => status === 'COMPLETED',
-      'the phone check campaign never completed',
-      PAGE_MS,
-    );
+    expect(await page.getByTestId('campaign-page').getAttribute('data-status')).toBe('COMPLETED');
     expect(await pageWidth(page)).toBeLessThanOrEqual(375);
     await screenshot(page, 'campaign-page-phone');
     await page.goto(`${t.url}/dashboard/campaigns/new`);

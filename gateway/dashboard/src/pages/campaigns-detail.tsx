@@ -22,6 +22,8 @@ export function CampaignDetail(props: { id: string }) {
   const [confirming, setConfirming] = useState(false);
   const [now, setNow] = useState(Date.now());
   const liveSeen = useRef(false);
+  const cancelButton = useRef<HTMLButtonElement>(null);
+  const keepButton = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
     setCampaign(undefined);
@@ -41,6 +43,14 @@ export function CampaignDetail(props: { id: string }) {
       .catch((cause: Error) => setError(cause.message));
     return stop;
   }, [props.id]);
+
+  // The question takes the focus (on its safe answer) and gives it back when it closes.
+  const wasConfirming = useRef(false);
+  useEffect(() => {
+    if (confirming) keepButton.current?.focus();
+    else if (wasConfirming.current) cancelButton.current?.focus();
+    wasConfirming.current = confirming;
+  }, [confirming]);
 
   // The ETA is judged against the clock, so it moves on between updates too.
   const running = campaign?.status === 'RUNNING';
@@ -112,16 +122,24 @@ export function CampaignDetail(props: { id: string }) {
               {busy === 'resume' ? 'Resuming…' : 'Resume'}
             </button>
             <button
+              ref={cancelButton}
               type="button"
               class="danger"
-              disabled={!open || !!busy || confirming}
+              aria-expanded={confirming}
+              disabled={!open || !!busy}
               onClick={() => setConfirming(true)}
             >
               Cancel campaign
             </button>
           </div>
           {confirming ? (
-            <div class="confirm" role="alertdialog" aria-labelledby="confirm-title" aria-modal="false">
+            <div
+              class="confirm"
+              role="alertdialog"
+              aria-labelledby="confirm-title"
+              aria-modal="false"
+              onKeyDown={(event) => event.key === 'Escape' && setConfirming(false)}
+            >
               <p id="confirm-title">
                 Cancel “{campaign.name}”? Contacts not yet called are cancelled; calls under way finish. This
                 cannot be undone.
@@ -130,7 +148,7 @@ export function CampaignDetail(props: { id: string }) {
                 <button type="button" class="danger" disabled={!!busy} onClick={() => move('cancel')}>
                   {busy === 'cancel' ? 'Cancelling…' : 'Yes, cancel it'}
                 </button>
-                <button type="button" class="quiet" onClick={() => setConfirming(false)}>
+                <button ref={keepButton} type="button" class="quiet" onClick={() => setConfirming(false)}>
                   Keep it
                 </button>
               </div>
