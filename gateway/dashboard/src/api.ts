@@ -99,3 +99,13 @@ export async function gql<T>(
   }
   return body.data;
 }
+
+/**
+ * A fresh idempotency key (32 hex digits). Not crypto.randomUUID: that needs a secure context, and the
+ * gateway may be served over plain http on a private network.
+ */
+export function newIdempotencyKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) =>
+    byte.toString(16).padStart(2, '0'),
+  ).join('');
+}

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { ApiError, type FieldIssue, gql } from '../api';
+import { ApiError, type FieldIssue, gql, newIdempotencyKey } from '../api';
 import { navigate } from '../router';
 import { ErrorNote, Link } from '../ui';
 import { type CsvTable, contactsOf, guessPhoneColumn, readTable } from './campaigns-csv';
@@ -31,12 +31,12 @@ export function NewCampaign() {
   // `read` counts the files read, so a report can tell which file it checked without comparing rows.
   const [file, setFile] = useState<{ name: string; table: CsvTable; read: number }>();
   const [phoneColumn, setPhoneColumn] = useState('');
-  const [report, setReport] = useState<{ validation: Validation; input: string }>();
+  // `key`: the idempotency key of starting what this report checked, so a double click or a retry of
+  // "Start" creates one campaign, and a changed form (checked again) is a new request.
+  const [report, setReport] = useState<{ validation: Validation; input: string; key: string }>();
   const [issues, setIssues] = useState<FieldIssue[]>([]);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState<'check' | 'start'>();
-  // One key per page: a double click or a retry of "Start" creates one campaign.
-  const [idempotencyKey] = useState(() => crypto.randomUUID());
 
   useEffect(() => {
     gql<{ agents: { items: { id: string; name: string }[] } }>(AGENTS)
@@ -87,11 +87,11 @@ export function NewCampaign() {
     try {
       if (kind === 'check') {
         const data = await gql<{ validateCampaign: Validation }>(VALIDATE, { input: input() });
-        setReport({ validation: data.validateCampaign, input: current });
+        setReport({ validation: data.validateCampaign, input: current, key: newIdempotencyKey() });
       } else {
         const data = await gql<{ createCampaign: { id: string } }>(CREATE, {
           input: input(),
-          key: idempotencyKey,
+          key: report?.key,
         });
         navigate(`/campaigns/${data.createCampaign.id}`);
       }
