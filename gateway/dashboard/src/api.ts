@@ -3,11 +3,18 @@ import { storedKey } from './key';
 /** The key was refused (HTTP 401 or UNAUTHENTICATED): the app signs out and says so. */
 export class AuthError extends Error {}
 
-/** Any other failure of an operation, with the server's message. */
+/** One field a 422 refused: its path in the input ("maxConcurrentCalls", "callingWindow.start") and why. */
+export interface FieldIssue {
+  field: string;
+  message: string;
+}
+
+/** Any other failure of an operation, with the server's message (and, for a refused input, its fields). */
 export class ApiError extends Error {
   constructor(
     message: string,
     readonly code: string | undefined,
+    readonly issues: FieldIssue[] = [],
   ) {
     super(message);
   }
@@ -53,7 +60,10 @@ function readRate(headers: Headers): void {
 
 interface GraphQLAnswer<T> {
   data?: T | null;
-  errors?: { message: string; extensions?: { code?: string } }[];
+  errors?: {
+    message: string;
+    extensions?: { code?: string; issues?: { loc: (string | number)[]; msg: string }[] };
+  }[];
   error?: { message?: string };
 }
 
@@ -76,9 +86,26 @@ export async function gql<T>(
     authRefused(message);
     throw new AuthError(message);
   }
-  if (first) throw new ApiError(first.message, first.extensions?.code);
+  if (first) {
+    // A 422's issues name the input's fields after its first element (the body): loc ["body", "maxConcurrentCalls"].
+    const issues = (first.extensions?.issues ?? []).map((issue) => ({
+      field: issue.loc.slice(1).join('.'),
+      message: issue.msg,
+    }));
+    throw new ApiError(first.message, first.extensions?.code, issues);
+  }
   if (!response.ok || !body.data) {
     throw new ApiError(body.error?.message ?? `The server answered ${response.status}`, undefined);
   }
   return body.data;
+}
+
+/**
+ * A fresh idempotency key (32 hex digits). Not crypto.randomUUID: that needs a secure context, and the
+ * gateway may be served over plain http on a private network.
+ */
+export function newIdempotencyKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) =>
+    byte.toString(16).padStart(2, '0'),
+  ).join('');
 }

@@ -6,6 +6,7 @@ import { AccountPage } from './pages/account';
 import { AgentsRoute } from './pages/agents';
 import { CallPage } from './pages/call';
 import { CallsPage } from './pages/calls';
+import { CampaignsRoute } from './pages/campaigns';
 import { SignIn } from './pages/sign-in';
 import { navigate, usePath } from './router';
 import { Link } from './ui';
@@ -13,6 +14,7 @@ import { Link } from './ui';
 const NAV = [
   { to: '/calls', name: 'Calls' },
   { to: '/agents', name: 'Agents' },
+  { to: '/campaigns', name: 'Campaigns' },
   { to: '/account', name: 'Account' },
 ];
 
@@ -57,6 +59,7 @@ export function App() {
   if (callMatch?.[1]) page = <CallPage id={callMatch[1]} />;
   else if (path === '/account') page = <AccountPage />;
   else if (path === '/agents' || path.startsWith('/agents/')) page = <AgentsRoute path={path} />;
+  else if (path === '/campaigns' || path.startsWith('/campaigns/')) page = <CampaignsRoute path={path} />;
 
   return (
     <>

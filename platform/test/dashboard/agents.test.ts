@@ -1,19 +1,19 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, type TestAccount } from '../support/accounts';
-import { launchChromium, openPage, screenshot } from '../support/browser';
-import { startTestPlatform, type TestPlatform } from '../support/harness';
+import type { TestAccount } from '../support/accounts';
+import { openPage, screenshot } from '../support/browser';
+import {
+  createAgent,
+  PAGE_MS,
+  pageWidth,
+  signIn as signInWith,
+  startDashboardSuite,
+  stopDashboardSuite,
+} from '../support/dashboard';
+import type { TestPlatform } from '../support/harness';
 import { api, type Envelope } from '../support/http';
 import { pollUntil } from '../support/poll';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
-
-/** What the page's own scripts see (the test project's types are Node's, without the DOM's). */
-interface PageGlobals {
-  document: { documentElement: { scrollWidth: number } };
-}
-
-/** How long the page may take to show a change the test is waiting for (a loaded machine). */
-const PAGE_MS = 60_000;
 
 interface AgentBody {
   id: string;
@@ -40,37 +40,21 @@ describe('dashboard agents pages in Chromium (embedded)', () => {
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    [t, browser, receiver] = await Promise.all([
-      startTestPlatform('embedded', { config: { SIM_TIME_SCALE: 0.05 } }),
-      launchChromium(),
-      startWebhookReceiver(),
-    ]);
-    acme = await createAccount(t, { name: 'Acme' });
+    let suite: Awaited<ReturnType<typeof startDashboardSuite>>;
+    [suite, receiver] = await Promise.all([startDashboardSuite(), startWebhookReceiver()]);
+    ({ t, browser, acme } = suite);
     // One agent with a delivery in its log exists before the pages open, so the phone test stands on its own.
-    const riley = await api<Envelope<{ id: string }>>(t.url, 'POST', '/v1/agents', {
-      key: acme.key,
-      body: {
-        name: 'Riley',
-        agent_type: 'real_estate_lead_qualifier',
-        start_flow: 'Hi, this is Riley from Acme Homes.',
-        end_flow: 'Thanks for your time, goodbye!',
-        webhook_config: { url: `${receiver.url}/ok/riley` },
-      },
-    });
-    expect(riley.status, riley.text).toBe(201);
-    const sent = await api(t.url, 'POST', `/v1/agents/${riley.body.data.id}/webhook-test`, { key: acme.key });
+    const riley = await createAgent(t, acme.key, { webhook_config: { url: `${receiver.url}/ok/riley` } });
+    const sent = await api(t.url, 'POST', `/v1/agents/${riley}/webhook-test`, { key: acme.key });
     expect(sent.status, sent.text).toBeLessThan(300);
   });
   afterAll(async () => {
-    await browser?.close();
     await receiver?.close();
-    await t?.stop();
+    await stopDashboardSuite({ t, browser });
   });
 
   async function signIn(page: Page): Promise<void> {
-    await page.goto(`${t.url}/dashboard`);
-    await page.getByLabel('API key').fill(acme.key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInWith(page, t.url, acme.key);
     await page.getByRole('heading', { name: 'Live calls' }).waitFor();
   }
 
@@ -284,15 +268,11 @@ describe('dashboard agents pages in Chromium (embedded)', () => {
     await page.keyboard.press('Enter');
     await page.getByTestId('agent-page').waitFor();
     await page.getByRole('heading', { name: 'Prompt versions' }).waitFor({ timeout: PAGE_MS });
-    expect(
-      await page.evaluate(() => (globalThis as unknown as PageGlobals).document.documentElement.scrollWidth),
-    ).toBeLessThanOrEqual(375);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(375);
     await screenshot(page, 'agent-page-phone');
     await page.getByRole('link', { name: 'Webhook settings' }).click();
     await page.getByTestId('delivery-log').waitFor({ timeout: PAGE_MS });
-    expect(
-      await page.evaluate(() => (globalThis as unknown as PageGlobals).document.documentElement.scrollWidth),
-    ).toBeLessThanOrEqual(375);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(375);
     await screenshot(page, 'agent-webhook-phone');
     expect(problems).toEqual([]);
     await context.close();

@@ -1,8 +1,16 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, type TestAccount } from '../support/accounts';
-import { launchChromium, openPage, screenshot } from '../support/browser';
-import { startTestPlatform, type TestPlatform } from '../support/harness';
+import type { TestAccount } from '../support/accounts';
+import { openPage, screenshot } from '../support/browser';
+import {
+  createAgent,
+  PAGE_MS,
+  pageWidth,
+  signIn as signInWith,
+  startDashboardSuite,
+  stopDashboardSuite,
+} from '../support/dashboard';
+import type { TestPlatform } from '../support/harness';
 import { api, type Envelope } from '../support/http';
 import { pollUntil } from '../support/poll';
 
@@ -22,15 +30,9 @@ interface Audio {
 }
 interface PageGlobals {
   sessionStorage: { length: number };
-  document: {
-    documentElement: { scrollWidth: number };
-    activeElement: { textContent: string | null } | null;
-  };
+  document: { activeElement: { textContent: string | null } | null };
   notReloaded?: boolean;
 }
-
-/** How long the page may take to show a change the test is waiting for (a loaded machine). */
-const PAGE_MS = 60_000;
 
 /**
  * The dashboard in a real browser (Debian's Chromium driven by playwright-core) against the
@@ -44,34 +46,13 @@ describe('dashboard in Chromium (embedded)', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    // Slow enough that a call is seen ringing and in progress before it completes.
-    [t, browser] = await Promise.all([
-      startTestPlatform('embedded', { config: { SIM_TIME_SCALE: 0.05 } }),
-      launchChromium(),
-    ]);
-    acme = await createAccount(t, { name: 'Acme' });
-    const agent = await api<Envelope<{ id: string }>>(t.url, 'POST', '/v1/agents', {
-      key: acme.key,
-      body: {
-        name: 'Riley',
-        agent_type: 'real_estate_lead_qualifier',
-        start_flow: 'Hi, this is Riley from Acme Homes.',
-        end_flow: 'Thanks for your time, goodbye!',
-      },
-    });
-    expect(agent.status, agent.text).toBe(201);
-    agentId = agent.body.data.id;
+    // Calls slow enough that one is seen ringing and in progress before it completes.
+    ({ t, browser, acme } = await startDashboardSuite());
+    agentId = await createAgent(t, acme.key);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.stop();
-  });
+  afterAll(() => stopDashboardSuite({ t, browser }));
 
-  async function signIn(page: Page, key: string): Promise<void> {
-    await page.goto(`${t.url}/dashboard`);
-    await page.getByLabel('API key').fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-  }
+  const signIn = (page: Page, key: string) => signInWith(page, t.url, key);
 
   it('refuses a bad key with a clear message and keeps nothing', async () => {
     const { context, page, problems } = await openPage(browser);
@@ -182,9 +163,7 @@ describe('dashboard in Chromium (embedded)', () => {
     await page.goto(`${t.url}/dashboard/account`);
     await page.getByRole('heading', { name: 'Account', level: 1 }).waitFor();
     // Nothing scrolls sideways.
-    expect(
-      await page.evaluate(() => (globalThis as unknown as PageGlobals).document.documentElement.scrollWidth),
-    ).toBeLessThanOrEqual(375);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(375);
     // The skip link comes first, then the navigation, by keyboard alone.
     await page.keyboard.press('Tab');
     expect(
@@ -197,9 +176,7 @@ describe('dashboard in Chromium (embedded)', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Live calls' }).waitFor();
     await page.locator('tr[data-status="COMPLETED"]').first().waitFor();
-    expect(
-      await page.evaluate(() => (globalThis as unknown as PageGlobals).document.documentElement.scrollWidth),
-    ).toBeLessThanOrEqual(375);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(375);
     await screenshot(page, 'calls-board-phone');
     expect(problems).toEqual([]);
     await context.close();

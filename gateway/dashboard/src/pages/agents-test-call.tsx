@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { gql } from '../api';
+import { gql, newIdempotencyKey } from '../api';
 import { time } from '../format';
 import { subscribe } from '../live';
 import { ErrorNote, Link, StatusBadge } from '../ui';
@@ -61,7 +61,7 @@ export function TestCall(props: { agentId: string }) {
       const { makeCall } = await gql<{ makeCall: TestCallRow }>(MAKE_CALL, {
         input: { agentId: props.agentId, phoneNumber: to, sourceNumber: from, metadata: { test: true } },
         // A double submit places one call.
-        idempotencyKey: crypto.randomUUID(),
+        idempotencyKey: newIdempotencyKey(),
       });
       put(makeCall);
     } catch (cause) {
