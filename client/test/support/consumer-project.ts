@@ -26,8 +26,11 @@ export interface Compiled {
 /** A project of a third party, outside the workspace, with the packed @voice/client installed. */
 export interface ConsumerProject {
   dir: string;
-  /** `tsc --module nodenext --strict` on one file of the project (emitting its .js when asked). */
-  compile(file: string, options?: { emit?: boolean }): Promise<Compiled>;
+  /**
+   * `tsc --module nodenext --strict` on files of the project, as one program (emitting their .js
+   * when asked, even with errors, as tsc does by default).
+   */
+  compile(files: string[], options?: { emit?: boolean }): Promise<Compiled>;
   /** Runs a command in the project, answering its standard output. */
   exec(command: string, args: string[], timeoutMs?: number): Promise<string>;
   remove(): Promise<void>;
@@ -70,10 +73,12 @@ export async function installPackedClient(): Promise<ConsumerProject> {
   }
   return {
     dir,
-    async compile(file, { emit = false } = {}) {
+    async compile(files, { emit = false } = {}) {
       const args = ['--module', 'nodenext', '--moduleResolution', 'nodenext', '--strict', '--types', 'node'];
       try {
-        await run(process.execPath, [TSC, ...args, ...(emit ? [] : ['--noEmit']), file], { cwd: dir });
+        await run(process.execPath, [TSC, ...args, ...(emit ? [] : ['--noEmit']), ...files], {
+          cwd: dir,
+        });
         return { ok: true, output: '' };
       } catch (error) {
         const { stdout, stderr } = error as { stdout?: string; stderr?: string };
