@@ -227,7 +227,7 @@ describe.each(infraModes())('account concurrency and fair dialing (%s)', (mode) 
   });
 
   it('deals dials round-robin between accounts: another account’s call placed behind a burst is dialed before the burst drains', async () => {
-    const BURST = 200;
+    const BURST = 300;
     const burst = await createAccount(t, {
       name: 'Burst',
       plan: 'enterprise',
@@ -239,7 +239,8 @@ describe.each(infraModes())('account concurrency and fair dialing (%s)', (mode) 
       createAgent(t.url, burst.key),
       createAgent(t.url, quiet.key),
     ]);
-    // Every call of the burst accepted, queued at DIALS_PER_SECOND: ten seconds of backlog.
+    // Every call of the burst accepted, queued at DIALS_PER_SECOND: fifteen seconds of backlog,
+    // part of it dialed while the rest is posted.
     await Promise.all(completingNumbers(BURST, '+1415557').map((phone) => place(burst, burstAgent, phone)));
     // Three at once: the first may go on its own (nothing of the account waits), the others
     // wait in the account's line for their turns.
@@ -248,16 +249,26 @@ describe.each(infraModes())('account concurrency and fair dialing (%s)', (mode) 
     );
     await untilNoLiveCalls(sql, burst.accountId);
     await untilNoLiveCalls(sql, quiet.accountId);
-    const after = await sql<{ n: number; total: number }[]>`
-      SELECT count(*) FILTER (WHERE c.dialed_at > q.dialed_at)::int AS n, count(*)::int AS total
+    // For each quiet call: the burst's calls still waiting when it was accepted (its backlog), and
+    // those dialed after it. First in, first out would dial it after its whole backlog (none after
+    // it); the round-robin dials it at one of its next turns, ahead of most of that backlog (the
+    // dial rate's bucket lets a few burst calls through at once). Judged against the backlog, not
+    // the burst: on a loaded machine the burst's POSTs are slower and more of it is dialed before
+    // the quiet calls arrive.
+    const after = await sql<{ n: number; backlog: number; total: number }[]>`
+      SELECT count(*) FILTER (WHERE c.dialed_at > q.dialed_at)::int AS n,
+             count(*) FILTER (WHERE c.dialed_at > q.created_at)::int AS backlog,
+             count(*)::int AS total
       FROM call.calls q JOIN call.calls c ON c.account_id = ${burst.accountId}
       WHERE q.id = ANY(${quietIds}::uuid[]) GROUP BY q.id`;
     expect(after).toHaveLength(3);
     for (const call of after) {
       expect(call.total).toBe(BURST);
-      // First in, first out would have dialed them after all of the burst; the round-robin dials
-      // them at their next turns, behind only the burst's calls dialed while the rest was posted.
-      expect(call.n).toBeGreaterThanOrEqual(BURST / 4);
+      expect(
+        call.backlog,
+        `a backlog left to be dialed when the quiet calls came: ${JSON.stringify(after)}`,
+      ).toBeGreaterThan(20);
+      expect(call.n, JSON.stringify(after)).toBeGreaterThanOrEqual(call.backlog / 2);
     }
   });
 });
