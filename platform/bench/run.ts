@@ -120,6 +120,7 @@ const DASHBOARD: DashboardSettings = {
   // Calls of about six seconds from dialing to their end: all in flight are among the board's rows.
   concurrent: 100,
   tickMs: 100,
+  idleSeconds: QUICK ? 10 : 60,
 };
 const LIST_CALLS = 1000;
 /** The history section's short history (its long one is SETTINGS.historyCalls). */

@@ -3,8 +3,9 @@
  * calls a minute each seen in four statuses, at real time by default. The page is the built
  * dashboard served by the embedded default; its graphql-ws socket is answered by the bench
  * (platform/test/support/board-socket.ts), which pushes the events through the app's real
- * subscription client. Measured in the browser (headless Chromium): frame intervals, long tasks,
- * and the heap after a forced garbage collection at each simulated minute.
+ * subscription client. Measured in the browser (headless Chromium): frame intervals, long tasks
+ * (first on the open board with no events, the machine's baseline, then under the stream), and the
+ * heap after a forced garbage collection at each simulated minute.
  */
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -15,7 +16,7 @@ import { answerBoardSocket, heapAfterGc } from '../../test/support/board-socket'
 import { launchChromium, openPage } from '../../test/support/browser';
 import { api, percentile, REPO_ROOT, sleep } from '../support';
 import { type BenchEnv, startEmbedded } from '../topology';
-import { readProbe, startProbe } from './probe';
+import { type PageProbe, startProbe, takeProbe } from './probe';
 
 export interface DashboardSettings {
   callsPerMinute: number;
@@ -27,6 +28,22 @@ export interface DashboardSettings {
   concurrent: number;
   /** How often events are sent, ms of wall time. */
   tickMs: number;
+  /** Seconds the open board is measured with no events first: the machine's own baseline. */
+  idleSeconds: number;
+}
+
+/** Frame intervals and long tasks over one span, ms. */
+export interface FrameSummary {
+  frames: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  /** Frames over 100 ms and over 1 s. */
+  slow: number;
+  frozen: number;
+  longTasks: number;
+  longTaskMax: number;
 }
 
 export interface DashboardSection {
@@ -36,13 +53,9 @@ export interface DashboardSection {
   wallSeconds: number;
   /** The last tick's lateness behind its schedule, ms: the sender kept up when small. */
   lateMsMax: number;
-  frames: number;
-  frameMs: { p50: number; p95: number; p99: number; max: number };
-  /** Frames over 100 ms and over 1 s. */
-  slowFrames: number;
-  frozenFrames: number;
-  longTasks: number;
-  longTaskMsMax: number;
+  /** The open board with no events, the same browser and machine, just before the stream. */
+  idle: FrameSummary;
+  stream: FrameSummary;
   /** Heap after a forced GC at the end of each simulated minute, bytes (the last is the end). */
   heapByMinute: number[];
   rowsShown: number;
@@ -85,6 +98,11 @@ export async function dashboardRun(
     await page.getByRole('heading', { name: 'Live calls' }).waitFor();
     await socket.subscribed;
     await startProbe(page);
+    await sleep(settings.idleSeconds * 1000);
+    const idle = summarise(await takeProbe(page));
+    log(
+      `  idle board: frame p95 ${idle.p95.toFixed(1)} ms, max ${idle.max.toFixed(1)} ms, ${idle.longTasks} long tasks`,
+    );
     const section = await stream(settings, socket.push, () => heapAfterGc(context, page), log);
     const rows = page.locator('[data-testid="calls-board"] tbody tr');
     // The board has taken the last event once the newest call is its first row.
@@ -92,7 +110,7 @@ export async function dashboardRun(
       .first()
       .and(page.locator(`[data-call-id="${section.newest}"]`))
       .waitFor();
-    const probe = await readProbe(page);
+    const probe = await takeProbe(page);
     section.heapByMinute.push(await heapAfterGc(context, page));
     const rowsShown = await rows.count();
     const dir = join(REPO_ROOT, '.data', 'bench');
@@ -101,24 +119,14 @@ export async function dashboardRun(
     await page.screenshot({ path: screenshot });
     if (problems.length > 0) throw new Error(`the page reported problems: ${problems.join('; ')}`);
     await context.close();
-    const frames = [...probe.frames].sort((a, b) => a - b);
     return {
       settings,
       events: section.events,
       calls: section.calls,
       wallSeconds: section.wallSeconds,
       lateMsMax: section.lateMsMax,
-      frames: frames.length,
-      frameMs: {
-        p50: percentile(frames, 50),
-        p95: percentile(frames, 95),
-        p99: percentile(frames, 99),
-        max: frames.at(-1) ?? Number.NaN,
-      },
-      slowFrames: frames.filter((f) => f > 100).length,
-      frozenFrames: frames.filter((f) => f > 1000).length,
-      longTasks: probe.longTasks.length,
-      longTaskMsMax: Math.max(0, ...probe.longTasks),
+      idle,
+      stream: summarise(probe),
       heapByMinute: section.heapByMinute,
       rowsShown,
       loadAtStart: section.loadAtStart,
@@ -130,6 +138,21 @@ export async function dashboardRun(
     await Promise.allSettled(platform.processes.map((p) => p.stop()));
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+function summarise(probe: PageProbe): FrameSummary {
+  const frames = [...probe.frames].sort((a, b) => a - b);
+  return {
+    frames: frames.length,
+    p50: percentile(frames, 50),
+    p95: percentile(frames, 95),
+    p99: percentile(frames, 99),
+    max: frames.at(-1) ?? Number.NaN,
+    slow: frames.filter((f) => f > 100).length,
+    frozen: frames.filter((f) => f > 1000).length,
+    longTasks: probe.longTasks.length,
+    longTaskMax: Math.max(0, ...probe.longTasks),
+  };
 }
 
 async function accountKey(url: string, adminToken: string): Promise<string> {

@@ -31,6 +31,13 @@ export async function startProbe(page: Page): Promise<void> {
   await page.evaluate(PROBE);
 }
 
-export function readProbe(page: Page): Promise<PageProbe> {
-  return page.evaluate('window.__boardProbe') as Promise<PageProbe>;
+/** What the page recorded since the probe started or was last taken; it starts over. */
+export function takeProbe(page: Page): Promise<PageProbe> {
+  return page.evaluate(`(() => {
+    const probe = window.__boardProbe;
+    const taken = { frames: probe.frames, longTasks: probe.longTasks };
+    probe.frames = [];
+    probe.longTasks = [];
+    return taken;
+  })()`) as Promise<PageProbe>;
 }
