@@ -3,6 +3,8 @@ import { cpus, totalmem } from 'node:os';
 import { type CampaignSizeSection, campaignSizeLines } from './campaign-size';
 import type { ConversationSection } from './conversation';
 import { conversationLines } from './conversation/report';
+import type { DashboardSection } from './dashboard';
+import { dashboardLines } from './dashboard/report';
 import type { ExportSize } from './export';
 import type { FairnessSection } from './fairness';
 import { fairnessLines } from './fairness/report';
@@ -56,6 +58,7 @@ export interface Report {
     telephony?: TelephonySection;
     conversation?: ConversationSection;
     fairness?: FairnessSection;
+    dashboard?: DashboardSection;
   };
 }
 
@@ -236,6 +239,7 @@ export function writeReport(path: string, report: Report): void {
   if (sec.telephony) out.push(...telephonyLines(sec.telephony, m.cpus));
   if (sec.conversation) out.push(...conversationLines(sec.conversation));
   if (sec.fairness) out.push(...fairnessLines(sec.fairness));
+  if (sec.dashboard) out.push(...dashboardLines(sec.dashboard));
   const previous = existsSync(path) ? readFileSync(path, 'utf8') : '';
   const notes = previous.includes(NOTES_MARKER)
     ? previous.slice(previous.indexOf(NOTES_MARKER))

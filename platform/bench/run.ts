@@ -2,7 +2,7 @@
  * `pnpm bench`: the platform (embedded default and NATS topology) side by side with reference
  * servers, in interleaved rounds, and real SIP calls against sipp, written to BENCHMARKS.md. Not
  * pass/fail: targets are reported as met or not. BENCH_QUICK=1 for a short run,
- * BENCH_ONLY=get,list,post,fanout,campaign,campaign-size,history,export,telephony,conversation,fairness
+ * BENCH_ONLY=get,list,post,fanout,campaign,campaign-size,history,export,telephony,conversation,fairness,dashboard
  * (or the names as arguments: `pnpm bench telephony`) for some sections (both written to .data/bench/
  * instead),
  * BENCH_CPU_PROF=<dir> for CPU profiles of the platform, BENCH_NODE_FLAGS for other node flags of
@@ -11,6 +11,8 @@
  * one after another, default 2), BENCH_CONVERSATION_HANGOVERS (shorter end-of-utterance waits to
  * run too, ms, default 400), BENCH_CONVERSATION_BARGE_INS (default 10), BENCH_CONVERSATION_LEVELS
  * (concurrent calls, default 4,8; e.g. 4,8,16). BENCH_FAIRNESS_BURST: the fairness section's burst (10,000).
+ * The dashboard section's: BENCH_DASHBOARD_MINUTES (simulated minutes of stream, default 10) and
+ * BENCH_DASHBOARD_SPEED (how much faster than real time, default 1; quick: 1 minute at 10x).
  * NATS_URL / DATABASE_URL (admin URL of a PostgreSQL server; a scratch database is made in it)
  * default to 127.0.0.1:4222 and postgres@127.0.0.1:5432.
  */
@@ -22,6 +24,7 @@ import { join } from 'node:path';
 import postgres from 'postgres';
 import { campaignSizeRun, contactList } from './campaign-size';
 import { type ConversationBenchSettings, conversationRun } from './conversation';
+import { type DashboardSettings, dashboardRun } from './dashboard';
 import { exportSize } from './export';
 import { type FairnessSettings, fairnessRun } from './fairness';
 import { type FanoutRun, type FanoutTarget, fanoutRun, graphqlConnector, wsConnector } from './fanout';
@@ -46,7 +49,7 @@ const QUICK = process.env.BENCH_QUICK === '1';
 const PLATFORM_SECTIONS = ['get', 'list', 'post', 'fanout', 'campaign', 'campaign-size', 'history', 'export'];
 const ONLY = process.argv.length > 2 ? process.argv.slice(2).join(',') : process.env.BENCH_ONLY;
 const SECTIONS = new Set(
-  (ONLY ?? [...PLATFORM_SECTIONS, 'telephony', 'conversation', 'fairness'].join(','))
+  (ONLY ?? [...PLATFORM_SECTIONS, 'telephony', 'conversation', 'fairness', 'dashboard'].join(','))
     .split(',')
     .map((s) => s.trim()),
 );
@@ -109,6 +112,16 @@ const FAIRNESS: FairnessSettings = {
   dialsPerSecond: 100,
   simTimeScale: 0.001,
 };
+/** Issue 29's stream: 1,000 calls a minute on the board's subscription, for ten minutes. */
+const DASHBOARD: DashboardSettings = {
+  callsPerMinute: 1000,
+  minutes: Number(process.env.BENCH_DASHBOARD_MINUTES ?? (QUICK ? 1 : 10)),
+  speed: Number(process.env.BENCH_DASHBOARD_SPEED ?? (QUICK ? 10 : 1)),
+  // Calls of about six seconds from dialing to their end: all in flight are among the board's rows.
+  concurrent: 100,
+  tickMs: 100,
+  idleSeconds: QUICK ? 10 : 60,
+};
 const LIST_CALLS = 1000;
 /** The history section's short history (its long one is SETTINGS.historyCalls). */
 const SHORT_HISTORY = 1000;
@@ -164,6 +177,16 @@ async function main(): Promise<void> {
         logDir,
         logLevel: process.env.BENCH_LOG_LEVEL,
       },
+      log,
+    );
+  }
+  if (SECTIONS.has('dashboard')) {
+    log(
+      `dashboard: the calls board under ${DASHBOARD.callsPerMinute} calls a minute for ${DASHBOARD.minutes} simulated minute(s) at ${DASHBOARD.speed}x`,
+    );
+    report.sections.dashboard = await dashboardRun(
+      DASHBOARD,
+      { logDir, logLevel: process.env.BENCH_LOG_LEVEL },
       log,
     );
   }
