@@ -69,6 +69,22 @@ export async function launchBaresip(options: { source: string; user?: string }):
   }
 }
 
+/** baresip prints "baresip is ready." within a second of starting; this bounds a start that hangs. */
+async function withStartDeadline(ready: Promise<void>, output: () => string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`baresip was not ready within 10 s: ${output().slice(-1_000)}`)),
+      10_000,
+    );
+  });
+  try {
+    await Promise.race([ready, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 async function launchOn(port: number, options: { source: string; user?: string }): Promise<BaresipProcess> {
   const dir = await mkdtemp(path.join(tmpdir(), 'baresip-'));
   const records = path.join(dir, 'rec');
@@ -110,9 +126,21 @@ async function launchOn(port: number, options: { source: string; user?: string }
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // Ready once it says so: its UDP port is bound before TCP and TLS, whose bind can still fail
+  // (then it prints "init failed" and stops, with the UDP port briefly listening).
+  const ready = new Promise<void>((resolve, reject) => {
+    listeners.push((line) => {
+      if (/baresip is ready/.test(line)) resolve();
+      else if (/init failed/.test(line)) reject(new Error(`baresip did not start: ${output.slice(-1_000)}`));
+    });
+    void exited.then(() => reject(new Error(`baresip exited while starting: ${output.slice(-1_000)}`)));
+  });
+  ready.catch(() => {});
   try {
     await waitForListener(port, 'udp', child, () => output);
+    await withStartDeadline(ready, () => output);
   } catch (error) {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await rm(dir, { recursive: true, force: true });
     throw error;
   }
