@@ -35,6 +35,12 @@ const BATCH_GAP_MS = 50;
  * its calls may end on another instance, or its limit may have been raised.
  */
 export const HELD_RECHECK_MS = 500;
+/**
+ * Express dials (below) in flight at once, each of another account: enough that accounts placing
+ * a call now and then rarely find the way taken by another's (they would wait for the next batch),
+ * few enough to bound the dial transactions an instance has open.
+ */
+const EXPRESS_FLIGHTS = 4;
 
 /** One account's waiting calls, in the order they came, and what it may start now. */
 class Line {
@@ -120,9 +126,9 @@ export class DialQueue {
     const line = this.lines.get(account);
     // Never ahead of the account's own calls: none waiting, none in the batch in flight.
     if (line && (line.size > 0 || line.allowance < 1)) return false;
-    // One such call in flight at a time: at most two dial transactions per instance, however many
-    // accounts trickle calls in.
-    if (this.expressing.size > 0 || this.batchAccounts.has(account)) return false;
+    // One such call per account in flight, EXPRESS_FLIGHTS in all, however many accounts trickle calls in.
+    if (this.expressing.size >= EXPRESS_FLIGHTS || this.expressing.has(account)) return false;
+    if (this.batchAccounts.has(account)) return false;
     this.refill();
     if (this.tokens < 1) return false;
     this.tokens -= 1;
