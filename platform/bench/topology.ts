@@ -17,6 +17,8 @@ export interface Platform {
   busPrefix?: string;
   /** Where the campaign service's metrics are served (its own listener on the NATS topology). */
   campaignMetricsUrl: string;
+  /** Each platform process's /metrics (one on the embedded default). */
+  metrics: { name: string; url: string }[];
 }
 
 export interface BenchEnv {
@@ -75,6 +77,7 @@ export async function startEmbedded(env: BenchEnv): Promise<Platform> {
     processes: [host],
     // The all-in-one process serves every service's metrics on its API port.
     campaignMetricsUrl: `${url}/metrics`,
+    metrics: [{ name: 'embedded', url: `${url}/metrics` }],
   };
 }
 
@@ -114,8 +117,8 @@ export async function startNatsTopology(env: BenchEnv, databaseUrl: string): Pro
       `nats-${role}`,
       'platform/src/main.ts',
       [role],
-      // The campaign service's metrics on a listener of its own (the campaign-size section reads them).
-      role === 'campaign' ? { ...common, METRICS_PORT: '0' } : common,
+      // Each process's metrics on a listener of its own (the campaign-size and fairness sections read them).
+      { ...common, METRICS_PORT: '0' },
       { ready, logDir: env.logDir, nodeFlags: flags },
     );
   // Services log "started" at info; at a quieter level their readiness shows as an absence of
@@ -127,9 +130,15 @@ export async function startNatsTopology(env: BenchEnv, databaseUrl: string): Pro
   );
   const gateway = await start('gateway', /running at (http:\/\/\S+)/);
   const url = /running at (http:\/\/\S+)/.exec(gateway.output())![1]!;
-  const campaign = services[2]!;
-  const metricsUrl = /"metrics_url":"(http:\/\/[^"]+)"/.exec(campaign.output())?.[1];
-  if (!metricsUrl) throw new Error(`the campaign service logged no metrics address:\n${campaign.output()}`);
+  const metricsOf = (name: string, child: Child) => {
+    const metricsUrl = /"metrics_url":"(http:\/\/[^"]+)"/.exec(child.output())?.[1];
+    if (!metricsUrl) throw new Error(`the ${name} process logged no metrics address:\n${child.output()}`);
+    return { name, url: metricsUrl };
+  };
+  const metrics = [
+    metricsOf('gateway', gateway),
+    ...['agent', 'call', 'campaign', 'webhook', 'telephony'].map((role, i) => metricsOf(role, services[i]!)),
+  ];
   return {
     name: 'nats',
     url,
@@ -137,7 +146,8 @@ export async function startNatsTopology(env: BenchEnv, databaseUrl: string): Pro
     serving: gateway,
     processes: [gateway, ...services],
     busPrefix,
-    campaignMetricsUrl: metricsUrl,
+    campaignMetricsUrl: metrics.find((m) => m.name === 'campaign')!.url,
+    metrics,
   };
 }
 

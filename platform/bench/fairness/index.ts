@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import postgres from 'postgres';
 import { api, percentile, sleep } from '../support';
 import { type BenchEnv, type Platform, scratchDatabase, startEmbedded, startNatsTopology } from '../topology';
+import { type PhaseLoad, phaseLoad } from './load';
 
 export interface FairnessSettings {
   /** Calls A places at once. */
@@ -67,6 +68,8 @@ export interface FairnessRun {
     /** Calls of A not `completed` in the end (should be none). */
     notCompleted: number;
   };
+  /** The machine's and the platform processes' CPU and event-loop delay in each phase. */
+  load: { idle: PhaseLoad; burst: PhaseLoad };
 }
 
 export interface FairnessSection {
@@ -210,7 +213,9 @@ async function oneRun(
       `  ${platform.name}: ${settings.steadyAccounts} accounts, one call a second each, A idle (${settings.idleSeconds} s)`,
     );
     const idleEnd = now() + settings.idleSeconds * 1000;
+    const idleLoad = await phaseLoad(platform.metrics);
     const idlePlaced = await steady(url, others, () => now() >= idleEnd);
+    const idleLoaded = await idleLoad();
     await untilNothingLive(
       sql,
       others.map((o) => o.accountId),
@@ -223,6 +228,7 @@ async function oneRun(
     let aPlaced = 0;
     let aDone = false;
     let postsAnsweredAt = Number.POSITIVE_INFINITY;
+    const burstLoad = await phaseLoad(platform.metrics);
     const burstStart = now();
     const aCalls: string[] = [];
     const burst = (async () => {
@@ -248,6 +254,7 @@ async function oneRun(
     })();
     const burstPlaced = await steady(url, others, () => aDone);
     await burst;
+    const burstLoaded = await burstLoad();
     log(`  ${platform.name}: A's ${aPlaced} calls all dialed; waiting for every call to end`);
     await untilNothingLive(sql, [a.accountId, ...others.map((o) => o.accountId)], 300_000);
 
@@ -277,6 +284,7 @@ async function oneRun(
         allDialsPerSecond: (all!.n - 1) / dialSeconds,
         notCompleted: span!.notCompleted,
       },
+      load: { idle: idleLoaded, burst: burstLoaded },
     };
   } finally {
     await sql.end({ timeout: 5 });

@@ -1,4 +1,5 @@
 import type { FairnessSection, LatencySummary } from './index';
+import type { PhaseLoad } from './load';
 
 const LABELS = { embedded: 'platform, embedded default', nats: 'platform, NATS topology' } as const;
 const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : 'n/a');
@@ -7,6 +8,26 @@ const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : 'n/a');
 const met = (ok: boolean) => (ok ? 'yes' : '**no**');
 const row = (label: string, s: LatencySummary) =>
   `| ${label} | ${s.calls} | ${ms(s.p50)} | ${ms(s.p99)} | ${ms(s.max)} | ${ms(s.postP50)} / ${ms(s.postP99)} | ${ms(s.queueP50)} / ${ms(s.queueP99)} |`;
+
+const pct = (n: number) => (Number.isFinite(n) ? `${(n * 100).toFixed(0)}%` : 'n/a');
+
+/** One line per phase: the machine's busy share, then each process's CPU (cores) and event-loop delay. */
+function loadLines(load: { idle: PhaseLoad; burst: PhaseLoad }): string[] {
+  const names = load.idle.processes.map((p) => p.name);
+  return [
+    `| phase | machine CPU busy | PostgreSQL CPU cores | bench client CPU cores | ${names.map((n) => `${n}: CPU cores, event-loop delay p99 / max ms`).join(' | ')} |`,
+    `|---|---:|---:|---:|${names.map(() => '---:').join('|')}|`,
+    ...(
+      [
+        ['A idle', load.idle],
+        ['A bursting', load.burst],
+      ] as const
+    ).map(
+      ([label, phase]) =>
+        `| ${label} | ${pct(phase.machineBusy)} | ${f2(phase.postgresCores)} | ${f2(phase.benchCores)} | ${phase.processes.map((p) => `${f2(p.cores)}, ${ms(p.lagP99)} / ${ms(p.lagMax)}`).join(' | ')} |`,
+    ),
+  ];
+}
 
 /** BENCHMARKS.md's fairness section. */
 export function fairnessLines(section: FairnessSection): string[] {
@@ -39,6 +60,8 @@ export function fairnessLines(section: FairnessSection): string[] {
       `| A\u2019s dials per second, first to last | ${f1(run.a.dialsPerSecond)} | | |`,
       `| every account\u2019s dials per second over that span / configured | ${f1(run.a.allDialsPerSecond)} / ${s.dialsPerSecond} = ${f2(run.a.allDialsPerSecond / s.dialsPerSecond)} | >= 0.9 | ${met(run.a.allDialsPerSecond >= 0.9 * s.dialsPerSecond)} |`,
       `| A\u2019s calls not completed | ${run.a.notCompleted} | 0 | ${met(run.a.notCompleted === 0)} |`,
+      '',
+      ...loadLines(run.load),
       '',
     );
   }
