@@ -1,3 +1,5 @@
+import type { BoardCall } from './board-call';
+
 /**
  * The calls board's rows: the newest calls by id, updated in place as statuses change. A stream of
  * 1,000 calls a minute must not grow the page without bound nor re-render per event, so the store
@@ -5,19 +7,6 @@
  * animation frame (docs/dashboard.md, "Performance").
  */
 const FLUSH_MS = 250;
-
-export interface BoardCall {
-  id: string;
-  status: string;
-  phoneNumber: string;
-  agentId: string;
-  agentName: string;
-  campaignId: string | null;
-  createdAt: string;
-  durationSeconds: number;
-  totalCost: number;
-  costCurrency: string;
-}
 
 export class BoardStore {
   private readonly rows = new Map<string, BoardCall>();

@@ -1,20 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { BoardCall } from '../../../gateway/dashboard/src/board-call';
 
 /** The statuses each streamed call goes through, in order (the issue's "each call seen four times"). */
 export const BOARD_STATUSES = ['INITIALIZING', 'RINGING', 'IN_PROGRESS', 'COMPLETED'] as const;
 
-/** A `callStatusChanged` payload as the gateway sends it (the board's fields). */
-export interface BoardEvent {
-  id: string;
+/** A `callStatusChanged` payload as the gateway sends it: the board's row, with one of the statuses above. */
+export interface BoardEvent extends BoardCall {
   status: (typeof BOARD_STATUSES)[number];
-  phoneNumber: string;
-  agentId: string;
-  agentName: string;
-  campaignId: string | null;
-  createdAt: string;
-  durationSeconds: number;
-  totalCost: number;
-  costCurrency: string;
 }
 
 interface InFlight {

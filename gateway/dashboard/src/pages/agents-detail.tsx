@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { gql } from '../api';
-import { ErrorNote, Link } from '../ui';
+import { ErrorNote, Link, NotFound } from '../ui';
 import { AgentForm, type AgentSettings, settingsInput, settingsOf } from './agents-form';
 import { PromptVersions } from './agents-prompt';
 import { TestCall } from './agents-test-call';
@@ -44,12 +44,9 @@ export function AgentDetail(props: { id: string }) {
 
   if (agent === null) {
     return (
-      <section>
-        <h1>Agent not found</h1>
-        <p>
-          <Link to="/agents">← Agents</Link>
-        </p>
-      </section>
+      <NotFound title="Agent not found">
+        There is no agent {props.id} in this account. <Link to="/agents">Back to the agents</Link>
+      </NotFound>
     );
   }
   return (

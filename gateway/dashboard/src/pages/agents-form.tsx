@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ErrorNote } from '../ui';
+import { ErrorNote, FormActions } from '../ui';
 import { type AgentType, type Catalogue, loadAgentTypes, loadCatalogue, speaks } from './agents-catalogue';
 
 /** The settings the form edits, as the GraphQL inputs name them. */
@@ -218,14 +218,13 @@ export function AgentForm(props: {
           onInput={set('description')}
         />
       </div>
-      <div class="form-actions wide">
-        <button type="submit" disabled={busy || !catalogue || !settings.agentType}>
-          {busy ? 'Saving…' : props.submitLabel}
-        </button>
-        <span class="hint" role="status">
-          {saved}
-        </span>
-      </div>
+      <FormActions
+        busy={busy}
+        disabled={!catalogue || !settings.agentType}
+        label={props.submitLabel}
+        saved={saved}
+        wide
+      />
     </form>
   );
 }

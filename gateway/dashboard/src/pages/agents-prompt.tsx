@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { useAction } from '../action';
 import { gql } from '../api';
 import { dateTime, label } from '../format';
 import { ErrorNote } from '../ui';
@@ -32,9 +33,10 @@ export function PromptVersions(props: { agent: AgentRecord; onChanged: () => Pro
   const [versionLabel, setVersionLabel] = useState('');
   const [versions, setVersions] = useState<Version[]>([]);
   const [compare, setCompare] = useState<{ older: Version; newer: Version }>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-  const [status, setStatus] = useState<string>();
+
+  const { busy, error, setError, status, run } = useAction(() =>
+    Promise.all([props.onChanged(), loadVersions()]),
+  );
 
   const loadVersions = () =>
     gql<{ agent: { promptVersions: { items: Version[] } } | null }>(VERSIONS, { id: props.agent.id })
@@ -44,21 +46,6 @@ export function PromptVersions(props: { agent: AgentRecord; onChanged: () => Pro
     void loadVersions();
   }, [props.agent.id]);
   useEffect(() => setDraft(props.agent.prompt), [props.agent.prompt]);
-
-  const run = async (work: () => Promise<unknown>, done: string) => {
-    setBusy(true);
-    setError(undefined);
-    setStatus(undefined);
-    try {
-      await work();
-      await Promise.all([props.onChanged(), loadVersions()]);
-      setStatus(done);
-    } catch (cause) {
-      setError((cause as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
 
   const save = (event: Event) => {
     event.preventDefault();

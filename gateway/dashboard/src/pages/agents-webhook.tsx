@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
+import { useAction } from '../action';
 import { gql } from '../api';
 import { label, time } from '../format';
-import { ErrorNote, Link } from '../ui';
+import { DataTable, ErrorNote, Link, ListStatus } from '../ui';
 
 interface Attempt {
   attempt: number;
@@ -48,9 +49,8 @@ export function AgentWebhook(props: { id: string }) {
   const [agent, setAgent] = useState<WebhookAgent | null>();
   const [url, setUrl] = useState('');
   const [secret, setSecret] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-  const [status, setStatus] = useState<string>();
+
+  const { busy, error, setError, status, run } = useAction(() => load());
 
   const load = () =>
     gql<{ agent: WebhookAgent | null }>(AGENT, { id: props.id }).then((data) => {
@@ -73,21 +73,6 @@ export function AgentWebhook(props: { id: string }) {
       clearInterval(timer);
     };
   }, [props.id]);
-
-  const run = async (work: () => Promise<unknown>, done: string) => {
-    setBusy(true);
-    setError(undefined);
-    setStatus(undefined);
-    try {
-      await work();
-      await load();
-      setStatus(done);
-    } catch (cause) {
-      setError((cause as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
 
   const save = (event: Event) => {
     event.preventDefault();
@@ -165,68 +150,62 @@ export function AgentWebhook(props: { id: string }) {
         </article>
         <article class="card wide" aria-labelledby="log-title">
           <h2 id="log-title">Delivery log</h2>
-          {!agent ? (
-            <p aria-live="polite">Loading…</p>
-          ) : agent.webhookDeliveries.items.length === 0 ? (
-            <p class="hint">No deliveries yet.</p>
-          ) : (
-            <div class="table-wrap contained">
-              <table data-testid="delivery-log">
-                <caption class="visually-hidden">Latest deliveries, newest first</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">Event</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Last answer</th>
-                    <th scope="col">Attempts</th>
-                    <th scope="col">
-                      <span class="visually-hidden">Actions</span>
-                    </th>
+          <ListStatus rows={agent?.webhookDeliveries.items} error={undefined} empty="No deliveries yet." />
+          {agent && agent.webhookDeliveries.items.length > 0 && (
+            <DataTable
+              testId="delivery-log"
+              contained
+              caption="Latest deliveries, newest first"
+              columns={[
+                'When',
+                'Event',
+                'Status',
+                'Last answer',
+                'Attempts',
+                <span key="actions" class="visually-hidden">
+                  Actions
+                </span>,
+              ]}
+            >
+              {agent.webhookDeliveries.items.map((delivery) => {
+                const last = delivery.attempts.at(-1);
+                return (
+                  <tr key={delivery.id} data-delivery-id={delivery.id} data-status={delivery.status}>
+                    <td>{time(delivery.createdAt)}</td>
+                    <td>
+                      {label(delivery.event)}
+                      {delivery.test ? ' (test)' : ''}
+                      {delivery.redeliveryOf ? ' (redelivery)' : ''}
+                    </td>
+                    <td>
+                      <span
+                        class={`badge status-${delivery.status === 'SUCCEEDED' ? 'completed' : delivery.status === 'FAILED' ? 'no_answer' : 'ringing'}`}
+                      >
+                        {label(delivery.status)}
+                      </span>
+                    </td>
+                    <td>{last ? (last.statusCode ?? last.error ?? '—') : '—'}</td>
+                    <td>{delivery.attempts.length}</td>
+                    <td>
+                      <button
+                        type="button"
+                        class="quiet"
+                        disabled={busy}
+                        aria-label={`Redeliver the delivery of ${time(delivery.createdAt)}`}
+                        onClick={() =>
+                          void run(
+                            () => gql(REDELIVER, { agentId: props.id, deliveryId: delivery.id }),
+                            'Redelivery queued.',
+                          )
+                        }
+                      >
+                        Redeliver
+                      </button>
+                    </td>
                   </tr>
-                </thead>
-                <tbody>
-                  {agent.webhookDeliveries.items.map((delivery) => {
-                    const last = delivery.attempts.at(-1);
-                    return (
-                      <tr key={delivery.id} data-delivery-id={delivery.id} data-status={delivery.status}>
-                        <td>{time(delivery.createdAt)}</td>
-                        <td>
-                          {label(delivery.event)}
-                          {delivery.test ? ' (test)' : ''}
-                          {delivery.redeliveryOf ? ' (redelivery)' : ''}
-                        </td>
-                        <td>
-                          <span
-                            class={`badge status-${delivery.status === 'SUCCEEDED' ? 'completed' : delivery.status === 'FAILED' ? 'no_answer' : 'ringing'}`}
-                          >
-                            {label(delivery.status)}
-                          </span>
-                        </td>
-                        <td>{last ? (last.statusCode ?? last.error ?? '—') : '—'}</td>
-                        <td>{delivery.attempts.length}</td>
-                        <td>
-                          <button
-                            type="button"
-                            class="quiet"
-                            disabled={busy}
-                            aria-label={`Redeliver the delivery of ${time(delivery.createdAt)}`}
-                            onClick={() =>
-                              void run(
-                                () => gql(REDELIVER, { agentId: props.id, deliveryId: delivery.id }),
-                                'Redelivery queued.',
-                              )
-                            }
-                          >
-                            Redeliver
-                          </button>
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
+                );
+              })}
+            </DataTable>
           )}
         </article>
       </div>

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { gql } from '../api';
 import { dateTime } from '../format';
 import { navigate } from '../router';
-import { ErrorNote, Link } from '../ui';
+import { DataTable, Link, ListStatus, ListTitle, PageTitle } from '../ui';
 import { AgentDetail } from './agents-detail';
 import { AgentForm, type AgentSettings, EMPTY_SETTINGS, settingsInput } from './agents-form';
 import { AgentWebhook } from './agents-webhook';
@@ -43,43 +43,27 @@ function AgentsList() {
   }, []);
   return (
     <section aria-labelledby="agents-title">
-      <div class="title-row">
-        <h1 id="agents-title">Agents</h1>
-        <Link to="/agents/new" class="button-link">
-          New agent
-        </Link>
-      </div>
-      <ErrorNote message={error} />
-      {rows === undefined && !error && <p aria-live="polite">Loading…</p>}
-      {rows?.length === 0 && <p class="hint">No agents yet.</p>}
+      <ListTitle id="agents-title" title="Agents" newTo="/agents/new" newLabel="New agent" />
+      <ListStatus rows={rows} error={error} empty="No agents yet." />
       {rows && rows.length > 0 && (
-        <div class="table-wrap contained">
-          <table data-testid="agents-list">
-            <caption class="visually-hidden">The account's agents, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Type</th>
-                <th scope="col">Language</th>
-                <th scope="col">Voice</th>
-                <th scope="col">Updated</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => (
-                <tr key={row.id} data-agent-id={row.id}>
-                  <td>
-                    <Link to={`/agents/${row.id}`}>{row.name}</Link>
-                  </td>
-                  <td>{row.agentType.replaceAll('_', ' ')}</td>
-                  <td>{row.language}</td>
-                  <td>{row.voice}</td>
-                  <td>{dateTime(row.updatedAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          testId="agents-list"
+          contained
+          caption="The account's agents, newest first"
+          columns={['Name', 'Type', 'Language', 'Voice', 'Updated']}
+        >
+          {rows.map((row) => (
+            <tr key={row.id} data-agent-id={row.id}>
+              <td>
+                <Link to={`/agents/${row.id}`}>{row.name}</Link>
+              </td>
+              <td>{row.agentType.replaceAll('_', ' ')}</td>
+              <td>{row.language}</td>
+              <td>{row.voice}</td>
+              <td>{dateTime(row.updatedAt)}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </section>
   );
@@ -96,10 +80,9 @@ function NewAgent() {
   };
   return (
     <section aria-labelledby="new-agent-title">
-      <p>
-        <Link to="/agents">← Agents</Link>
-      </p>
-      <h1 id="new-agent-title">New agent</h1>
+      <PageTitle id="new-agent-title" back={{ to: '/agents', label: 'Agents' }}>
+        New agent
+      </PageTitle>
       <AgentForm initial={EMPTY_SETTINGS} submitLabel="Create agent" onSubmit={create} />
     </section>
   );

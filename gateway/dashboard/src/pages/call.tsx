@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { gql } from '../api';
 import { dateTime, FINAL_STATUSES, label, money, seconds, time } from '../format';
 import { subscribe } from '../live';
-import { ErrorNote, Link, StatusBadge } from '../ui';
+import { ErrorNote, Link, Loading, NotFound, StatusBadge } from '../ui';
 
 interface CallDetail {
   id: string;
@@ -66,15 +66,12 @@ export function CallPage(props: { id: string }) {
 
   if (call === null) {
     return (
-      <section>
-        <h1>Call not found</h1>
-        <p>
-          There is no call {props.id} in this account. <Link to="/calls">Back to the calls</Link>
-        </p>
-      </section>
+      <NotFound title="Call not found">
+        There is no call {props.id} in this account. <Link to="/calls">Back to the calls</Link>
+      </NotFound>
     );
   }
-  if (!call) return <p aria-live="polite">{error ? <ErrorNote message={error} /> : 'Loading…'}</p>;
+  if (!call) return <Loading error={error} />;
 
   const timeline: [string, string | null][] = [
     ['Placed', call.createdAt],

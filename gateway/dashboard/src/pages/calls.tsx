@@ -1,10 +1,11 @@
 import { Component } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { gql } from '../api';
-import { type BoardCall, BoardStore } from '../board-store';
+import type { BoardCall } from '../board-call';
+import { BoardStore } from '../board-store';
 import { CALL_STATUSES, label, money, seconds, time } from '../format';
 import { subscribe } from '../live';
-import { ErrorNote, Link, StatusBadge } from '../ui';
+import { DataTable, ErrorNote, Link, StatusBadge } from '../ui';
 
 const FIELDS =
   'id status phoneNumber agentId agentName campaignId createdAt durationSeconds totalCost costCurrency';
@@ -155,26 +156,16 @@ export function CallsPage() {
       <p class="hint" aria-live="polite">
         {shown.length} call{shown.length === 1 ? '' : 's'} shown (the newest {BOARD_ROWS} are kept).
       </p>
-      <div class="table-wrap">
-        <table class="board" data-testid="calls-board">
-          <caption class="visually-hidden">Calls, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Started</th>
-              <th scope="col">Number</th>
-              <th scope="col">Agent</th>
-              <th scope="col">Status</th>
-              <th scope="col">Length</th>
-              <th scope="col">Cost</th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((call) => (
-              <Row key={call.id} call={call} />
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        testId="calls-board"
+        class="board"
+        caption="Calls, newest first"
+        columns={['Started', 'Number', 'Agent', 'Status', 'Length', 'Cost']}
+      >
+        {shown.map((call) => (
+          <Row key={call.id} call={call} />
+        ))}
+      </DataTable>
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { gql } from '../api';
 import { dateTime, label } from '../format';
-import { ErrorNote, Link, StatusBadge } from '../ui';
+import { DataTable, Link, ListStatus, StatusBadge } from '../ui';
 import type { Campaign } from './campaigns-model';
 import { Pager } from './campaigns-ui';
 
@@ -72,51 +72,41 @@ export function CampaignContacts(props: { campaign: Campaign }) {
   return (
     <article class="card wide" aria-labelledby="contacts-title">
       <h2 id="contacts-title">Contacts</h2>
-      <ErrorNote message={error} />
-      {rows === undefined && !error && <p aria-live="polite">Loading…</p>}
+      <ListStatus rows={rows} error={error} />
       {rows && (
-        <div class="table-wrap contained">
-          <table class="board" data-testid="contacts">
-            <caption class="visually-hidden">The campaign's contacts in list order</caption>
-            <thead>
-              <tr>
-                <th scope="col">#</th>
-                <th scope="col">Number</th>
-                <th scope="col">Outcome</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Reason</th>
-                <th scope="col">Last call</th>
+        <DataTable
+          testId="contacts"
+          class="board"
+          contained
+          caption="The campaign's contacts in list order"
+          columns={['#', 'Number', 'Outcome', 'Attempts', 'Reason', 'Last call']}
+        >
+          {rows.map((row) => {
+            const call = row.callIds.at(-1);
+            return (
+              <tr key={row.id} data-position={row.position} data-state={row.state}>
+                <td data-label="#">{row.position + 1}</td>
+                <td data-label="Number">{row.phoneNumber ?? '—'}</td>
+                <td data-label="Outcome">
+                  <StatusBadge status={row.state} />
+                </td>
+                <td data-label="Attempts">{row.attempts}</td>
+                <td data-label="Reason" data-testid="reason">
+                  {reasonOf(row)}
+                </td>
+                <td data-label="Last call">
+                  {call ? (
+                    <Link to={`/calls/${call}`}>
+                      View call<span class="visually-hidden"> to {row.phoneNumber}</span>
+                    </Link>
+                  ) : (
+                    '—'
+                  )}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => {
-                const call = row.callIds.at(-1);
-                return (
-                  <tr key={row.id} data-position={row.position} data-state={row.state}>
-                    <td data-label="#">{row.position + 1}</td>
-                    <td data-label="Number">{row.phoneNumber ?? '—'}</td>
-                    <td data-label="Outcome">
-                      <StatusBadge status={row.state} />
-                    </td>
-                    <td data-label="Attempts">{row.attempts}</td>
-                    <td data-label="Reason" data-testid="reason">
-                      {reasonOf(row)}
-                    </td>
-                    <td data-label="Last call">
-                      {call ? (
-                        <Link to={`/calls/${call}`}>
-                          View call<span class="visually-hidden"> to {row.phoneNumber}</span>
-                        </Link>
-                      ) : (
-                        '—'
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </DataTable>
       )}
       <Pager
         what="Contact"

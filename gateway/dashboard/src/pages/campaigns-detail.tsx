@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { gql } from '../api';
 import { dateTime, label } from '../format';
 import { subscribe } from '../live';
-import { ErrorNote, Link, StatusBadge } from '../ui';
+import { ErrorNote, Link, Loading, NotFound, StatusBadge } from '../ui';
 import { CampaignContacts } from './campaigns-contacts';
 import { CampaignEdit } from './campaigns-edit';
 import { CAMPAIGN_FIELDS, type Campaign, duration, etaSeconds, FINAL_CAMPAIGN } from './campaigns-model';
@@ -77,15 +77,12 @@ export function CampaignDetail(props: { id: string }) {
 
   if (campaign === null) {
     return (
-      <section>
-        <h1>Campaign not found</h1>
-        <p>
-          There is no campaign {props.id} in this account. <Link to="/campaigns">Back to the campaigns</Link>
-        </p>
-      </section>
+      <NotFound title="Campaign not found">
+        There is no campaign {props.id} in this account. <Link to="/campaigns">Back to the campaigns</Link>
+      </NotFound>
     );
   }
-  if (!campaign) return <p aria-live="polite">{error ? <ErrorNote message={error} /> : 'Loading…'}</p>;
+  if (!campaign) return <Loading error={error} />;
 
   const { counts, status } = campaign;
   const open = !FINAL_CAMPAIGN.has(status);

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, type FieldIssue, gql } from '../api';
-import { ErrorNote } from '../ui';
+import { ErrorNote, FormActions } from '../ui';
 import { CAMPAIGN_FIELDS, type Campaign } from './campaigns-model';
-import { FieldError, NO_WINDOW, type WindowDraft, WindowFields, windowInput } from './campaigns-ui';
+import { Field, NO_WINDOW, type WindowDraft, WindowFields, windowInput } from './campaigns-ui';
 
 const UPDATE = `mutation UpdateCampaign($id: ID!, $input: UpdateCampaignInput!) {
   updateCampaign(id: $id, input: $input) { ${CAMPAIGN_FIELDS} }
@@ -77,39 +77,22 @@ export function CampaignEdit(props: { campaign: Campaign; onSaved: (campaign: Ca
       <h2 id="edit-title">Settings</h2>
       <form class="campaign-form" onSubmit={submit} noValidate>
         <ErrorNote message={error} />
-        <div class="field">
-          <label for="edit-name">Name</label>
-          <input
-            id="edit-name"
-            value={name}
-            aria-describedby="edit-name-error"
-            aria-invalid={issues.some((issue) => issue.field === 'name')}
-            onInput={(e) => setName(e.currentTarget.value)}
-          />
-          <FieldError id="edit-name-error" issues={issues} field="name" />
-        </div>
-        <div class="field">
-          <label for="edit-cap">Calls at once (cap)</label>
-          <input
-            id="edit-cap"
-            type="number"
-            inputMode="numeric"
-            value={cap}
-            aria-describedby="edit-cap-error"
-            aria-invalid={issues.some((issue) => issue.field === 'maxConcurrentCalls')}
-            onInput={(e) => setCap(e.currentTarget.value)}
-          />
-          <FieldError id="edit-cap-error" issues={issues} field="maxConcurrentCalls" />
-        </div>
+        <Field id="edit-name" label="Name" field="name" issues={issues}>
+          {(input) => <input {...input} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
+        </Field>
+        <Field id="edit-cap" label="Calls at once (cap)" field="maxConcurrentCalls" issues={issues}>
+          {(input) => (
+            <input
+              {...input}
+              type="number"
+              inputMode="numeric"
+              value={cap}
+              onInput={(e) => setCap(e.currentTarget.value)}
+            />
+          )}
+        </Field>
         <WindowFields idPrefix="edit-window" draft={window} issues={issues} onChange={setWindow} />
-        <div class="form-actions">
-          <button type="submit" disabled={busy}>
-            {busy ? 'Saving…' : 'Save settings'}
-          </button>
-          <span class="hint" role="status">
-            {saved}
-          </span>
-        </div>
+        <FormActions busy={busy} label="Save settings" saved={saved} />
       </form>
     </article>
   );

@@ -1,10 +1,10 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiError, type FieldIssue, gql, newIdempotencyKey } from '../api';
 import { navigate } from '../router';
-import { ErrorNote, Link } from '../ui';
+import { ErrorNote, PageTitle } from '../ui';
 import { type CsvTable, contactsOf, guessPhoneColumn, readTable } from './campaigns-csv';
 import { DryRunReport, VALIDATION_FIELDS, type Validation } from './campaigns-report';
-import { FieldError, NO_WINDOW, type WindowDraft, WindowFields, windowInput } from './campaigns-ui';
+import { Field, FieldError, NO_WINDOW, type WindowDraft, WindowFields, windowInput } from './campaigns-ui';
 
 const AGENTS = `query CampaignAgents { agents(pageSize: 100) { items { id name } } }`;
 const VALIDATE = `mutation Check($input: CreateCampaignInput!) { validateCampaign(input: $input) { ${VALIDATION_FIELDS} } }`;
@@ -104,18 +104,12 @@ export function NewCampaign() {
     }
   };
 
-  const fieldProps = (field: string, id: string) => ({
-    id,
-    'aria-describedby': `${id}-error`,
-    'aria-invalid': issues.some((issue) => issue.field === field),
-  });
   const sample = file?.table.rows[0] ?? [];
   return (
     <section aria-labelledby="new-campaign-title">
-      <p>
-        <Link to="/campaigns">← Campaigns</Link>
-      </p>
-      <h1 id="new-campaign-title">New campaign</h1>
+      <PageTitle id="new-campaign-title" back={{ to: '/campaigns', label: 'Campaigns' }}>
+        New campaign
+      </PageTitle>
       <form
         class="campaign-form new"
         noValidate
@@ -136,67 +130,56 @@ export function NewCampaign() {
           <FieldError id="campaign-contacts-error" issues={issues} field="contacts" />
         </div>
         {file ? (
-          <div class="field wide">
-            <label for="campaign-phone-column">Phone column</label>
-            <select
-              {...fieldProps('phoneColumn', 'campaign-phone-column')}
-              value={phoneColumn}
-              onChange={(e) => setPhoneColumn(e.currentTarget.value)}
-            >
-              {file.table.header.map((name, index) => (
-                <option key={index} value={name}>
-                  {name}
-                  {sample[index] ? ` (e.g. ${sample[index]})` : ''}
+          <Field
+            id="campaign-phone-column"
+            label="Phone column"
+            field="phoneColumn"
+            issues={issues}
+            wide
+            hint="The other columns go with each contact as its variables."
+          >
+            {(input) => (
+              <select {...input} value={phoneColumn} onChange={(e) => setPhoneColumn(e.currentTarget.value)}>
+                {file.table.header.map((name, index) => (
+                  <option key={index} value={name}>
+                    {name}
+                    {sample[index] ? ` (e.g. ${sample[index]})` : ''}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        ) : null}
+        <Field id="campaign-agent" label="Agent" field="agentId" issues={issues}>
+          {(input) => (
+            <select {...input} value={draft.agentId} onChange={set('agentId')} disabled={!agents}>
+              {agents?.map((agent) => (
+                <option key={agent.id} value={agent.id}>
+                  {agent.name}
                 </option>
               ))}
             </select>
-            <span class="hint">The other columns go with each contact as its variables.</span>
-            <FieldError id="campaign-phone-column-error" issues={issues} field="phoneColumn" />
-          </div>
-        ) : null}
-        <div class="field">
-          <label for="campaign-agent">Agent</label>
-          <select
-            {...fieldProps('agentId', 'campaign-agent')}
-            value={draft.agentId}
-            onChange={set('agentId')}
-            disabled={!agents}
-          >
-            {agents?.map((agent) => (
-              <option key={agent.id} value={agent.id}>
-                {agent.name}
-              </option>
-            ))}
-          </select>
-          <FieldError id="campaign-agent-error" issues={issues} field="agentId" />
-        </div>
-        <div class="field">
-          <label for="campaign-name">Name</label>
-          <input {...fieldProps('name', 'campaign-name')} value={draft.name} onInput={set('name')} />
-          <FieldError id="campaign-name-error" issues={issues} field="name" />
-        </div>
-        <div class="field">
-          <label for="campaign-from">Call from (E.164)</label>
-          <input
-            {...fieldProps('phoneNumber', 'campaign-from')}
-            type="tel"
-            placeholder="+14155550100"
-            value={draft.from}
-            onInput={set('from')}
-          />
-          <FieldError id="campaign-from-error" issues={issues} field="phoneNumber" />
-        </div>
-        <div class="field">
-          <label for="campaign-cap">Calls at once (cap)</label>
-          <input
-            {...fieldProps('maxConcurrentCalls', 'campaign-cap')}
-            type="number"
-            inputMode="numeric"
-            value={draft.cap}
-            onInput={set('cap')}
-          />
-          <FieldError id="campaign-cap-error" issues={issues} field="maxConcurrentCalls" />
-        </div>
+          )}
+        </Field>
+        <Field id="campaign-name" label="Name" field="name" issues={issues}>
+          {(input) => <input {...input} value={draft.name} onInput={set('name')} />}
+        </Field>
+        <Field id="campaign-from" label="Call from (E.164)" field="phoneNumber" issues={issues}>
+          {(input) => (
+            <input
+              {...input}
+              type="tel"
+              placeholder="+14155550100"
+              value={draft.from}
+              onInput={set('from')}
+            />
+          )}
+        </Field>
+        <Field id="campaign-cap" label="Calls at once (cap)" field="maxConcurrentCalls" issues={issues}>
+          {(input) => (
+            <input {...input} type="number" inputMode="numeric" value={draft.cap} onInput={set('cap')} />
+          )}
+        </Field>
         <WindowFields
           idPrefix="campaign-window"
           draft={draft.window}

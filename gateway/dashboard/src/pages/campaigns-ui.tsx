@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import type { FieldIssue } from '../api';
 import { type Counts, doneOf, PARTS, WEEKDAYS } from './campaigns-model';
 
@@ -78,6 +79,42 @@ export function FieldError(props: { id: string; issues: FieldIssue[]; field: str
       {messages.join('; ')}
     </span>
   ) : null;
+}
+
+/** The attributes that tie an input to its label and to its error line. */
+export interface FieldInput {
+  id: string;
+  'aria-describedby': string;
+  'aria-invalid': boolean;
+}
+
+/**
+ * A labelled field of a campaign form with the server's word on it (`field`: the input's name in
+ * the API). `children` renders the input, given the attributes that tie it to both.
+ */
+export function Field(props: {
+  id: string;
+  label: string;
+  field: string;
+  issues: FieldIssue[];
+  wide?: boolean;
+  hint?: string;
+  children: (input: FieldInput) => ComponentChildren;
+}) {
+  const { id, field, issues } = props;
+  const input: FieldInput = {
+    id,
+    'aria-describedby': `${id}-error`,
+    'aria-invalid': issues.some((issue) => issue.field === field),
+  };
+  return (
+    <div class={props.wide ? 'field wide' : 'field'}>
+      <label for={id}>{props.label}</label>
+      {props.children(input)}
+      {props.hint ? <span class="hint">{props.hint}</span> : null}
+      <FieldError id={`${id}-error`} issues={issues} field={field} />
+    </div>
+  );
 }
 
 /** A calling window as the form edits it. */

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { gql } from '../api';
 import { dateTime } from '../format';
 import { subscribe } from '../live';
-import { ErrorNote, Link, StatusBadge } from '../ui';
+import { DataTable, Link, ListStatus, ListTitle, StatusBadge } from '../ui';
 import { CampaignDetail } from './campaigns-detail';
 import { type Campaign, COUNT_FIELDS, FINAL_CAMPAIGN } from './campaigns-model';
 import { NewCampaign } from './campaigns-new';
@@ -64,49 +64,35 @@ function CampaignsList() {
 
   return (
     <section aria-labelledby="campaigns-title">
-      <div class="title-row">
-        <h1 id="campaigns-title">Campaigns</h1>
-        <Link to="/campaigns/new" class="button-link">
-          New campaign
-        </Link>
-      </div>
-      <ErrorNote message={error} />
-      {rows === undefined && !error && <p aria-live="polite">Loading…</p>}
-      {rows?.length === 0 && page === 0 && <p class="hint">No campaigns yet.</p>}
+      <ListTitle id="campaigns-title" title="Campaigns" newTo="/campaigns/new" newLabel="New campaign" />
+      {/* A later page found empty (its campaigns deleted meanwhile) says nothing: the pager is there. */}
+      <ListStatus rows={rows} error={error} empty={page === 0 ? 'No campaigns yet.' : undefined} />
       {rows && rows.length > 0 && (
-        <div class="table-wrap contained">
-          <table class="board" data-testid="campaigns-list">
-            <caption class="visually-hidden">The account's campaigns, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Status</th>
-                <th scope="col">Progress</th>
-                <th scope="col">In flight</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => (
-                <tr key={row.id} data-campaign-id={row.id} data-status={row.status}>
-                  <td data-label="Name">
-                    <Link to={`/campaigns/${row.id}`}>{row.name}</Link>
-                  </td>
-                  <td data-label="Status">
-                    <StatusBadge status={row.status} />
-                  </td>
-                  <td data-label="Progress" class="progress-cell">
-                    <ProgressBar counts={row.counts} label={`${row.name} progress`} compact />
-                  </td>
-                  <td data-label="In flight">
-                    {row.counts.inProgress} / {row.maxConcurrentCalls}
-                  </td>
-                  <td data-label="Created">{dateTime(row.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          testId="campaigns-list"
+          class="board"
+          contained
+          caption="The account's campaigns, newest first"
+          columns={['Name', 'Status', 'Progress', 'In flight', 'Created']}
+        >
+          {rows.map((row) => (
+            <tr key={row.id} data-campaign-id={row.id} data-status={row.status}>
+              <td data-label="Name">
+                <Link to={`/campaigns/${row.id}`}>{row.name}</Link>
+              </td>
+              <td data-label="Status">
+                <StatusBadge status={row.status} />
+              </td>
+              <td data-label="Progress" class="progress-cell">
+                <ProgressBar counts={row.counts} label={`${row.name} progress`} compact />
+              </td>
+              <td data-label="In flight">
+                {row.counts.inProgress} / {row.maxConcurrentCalls}
+              </td>
+              <td data-label="Created">{dateTime(row.createdAt)}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       {(page > 0 || next) && (
         <Pager
