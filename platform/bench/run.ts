@@ -10,7 +10,8 @@
  * the concurrent call counts. The conversation section's knobs: BENCH_CONVERSATION_CALLS (calls
  * one after another, default 2), BENCH_CONVERSATION_HANGOVERS (shorter end-of-utterance waits to
  * run too, ms, default 400), BENCH_CONVERSATION_BARGE_INS (default 10), BENCH_CONVERSATION_LEVELS
- * (concurrent calls, default 4,8; e.g. 4,8,16). BENCH_FAIRNESS_BURST: the fairness section's burst (10,000).
+ * (concurrent calls, default 4,8; e.g. 4,8,16). BENCH_FAIRNESS_BURST: the fairness section's burst (10,000),
+ * BENCH_FAIRNESS_DIALS: its CALL_DIALS_PER_SECOND (100).
  * The dashboard section's: BENCH_DASHBOARD_MINUTES (simulated minutes of stream, default 10) and
  * BENCH_DASHBOARD_SPEED (how much faster than real time, default 1; quick: 1 minute at 10x).
  * NATS_URL / DATABASE_URL (admin URL of a PostgreSQL server; a scratch database is made in it)
@@ -109,7 +110,7 @@ const FAIRNESS: FairnessSettings = {
   burstConnections: 20,
   steadyAccounts: 10,
   idleSeconds: QUICK ? 10 : 30,
-  dialsPerSecond: 100,
+  dialsPerSecond: Number(process.env.BENCH_FAIRNESS_DIALS ?? 100),
   simTimeScale: 0.001,
 };
 /** Issue 29's stream: 1,000 calls a minute on the board's subscription, for ten minutes. */
