@@ -20,6 +20,13 @@ import { CALL_OUTCOMES, E164_PATTERN, type ExportFormat } from '@voice/shared';
 const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 const compact = (json: string) => `json_strip_nulls((${json})::json)::text`;
 
+/**
+ * The text of a transcript (jsonb) as a line holds it: what the call service stores beside the
+ * transcript, in `transcript_text` (migration 014), when it writes it, so the export does not make
+ * it again for every call it writes.
+ */
+export const transcriptText = (transcript: string) => compact(transcript);
+
 /** Values inside a jsonb whose compact text is not JavaScript's (see above). */
 const NOT_AS_JAVASCRIPT = [
   `strict $.** ? (@ == null || (@.type() == "number" && ((@ != 0 && @ > -0.000001 && @ < 0.000001) || @ >= 1e21 || @ <= -1e21)))`,
@@ -130,8 +137,9 @@ export function lineColumns(format: ExportFormat): string {
 
 /**
  * What the lines read more than once, computed once per row in a lateral subquery (OFFSET 0: never
- * inlined into each use): whether the row is odd, its transcript made compact, the agent's name
- * and type (the agent copy is one jsonb).
+ * inlined into each use): whether the row is odd, its transcript's text (as stored; made here for a
+ * call stored before migration 014), the agent's name and type (the agent copy is one jsonb).
  */
-export const ROW_LATERAL = `CROSS JOIN LATERAL (SELECT ${ODD} AS odd, ${compact('c.transcript')} AS transcript,
+export const ROW_LATERAL = `CROSS JOIN LATERAL (SELECT ${ODD} AS odd,
+  COALESCE(c.transcript_text, ${transcriptText('c.transcript')}) AS transcript,
   c.agent_snapshot->>'name' AS agent_name, c.agent_snapshot->>'agent_type' AS agent_type OFFSET 0) o`;
