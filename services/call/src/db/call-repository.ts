@@ -169,13 +169,10 @@ export const callRepository = {
         .map((column) => `"${column.replaceAll('"', '""')}"`)
         .join(','),
     );
-    // The transcript's text for the export (migration 014) is made from the row's transcript here,
-    // as by every statement that writes a transcript.
     const written = await sql<{ id: string }[]>`
       WITH placed AS (
-        INSERT INTO call.calls (${columns}, transcript_text)
-        SELECT ${columns}, ${sql.unsafe(transcriptText('transcript'))}
-        FROM json_populate_recordset(null::call.calls, ${JSON.stringify(calls)}::text::json)
+        INSERT INTO call.calls (${columns})
+        SELECT ${columns} FROM json_populate_recordset(null::call.calls, ${JSON.stringify(calls)}::text::json)
         ON CONFLICT (id) DO NOTHING
         RETURNING id, started_at
       ), first AS (
