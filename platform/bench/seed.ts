@@ -116,6 +116,9 @@ export async function bulkCalls(
           return noAnswer(`'no_answer'`, 't.status');
         case 'transcript':
           return noAnswer(`'[]'::jsonb`, 't.transcript');
+        // The transcript's text for the export (the call service's migration 014), as the service writes it.
+        case 'transcript_text':
+          return noAnswer(`'[]'`, 't.transcript_text');
         case 'duration_seconds':
           return noAnswer('0', 't.duration_seconds');
         case 'answered_at':

@@ -15,6 +15,7 @@ import {
 import { createTestDatabase, infraModes, type TestDatabase } from '@voice/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallExport } from '../src/app/call-export';
+import { type CallChanges, callRepository, type NewCall, newCallRow } from '../src/db/call-repository';
 import { type CallRow, toCall } from '../src/db/call-rows';
 import { exportLines } from '../src/db/export-rows';
 import { migrations } from '../src/db/migrations';
@@ -285,6 +286,77 @@ describe.each(infraModes())('call export lines (%s)', (mode) => {
       const read = await exportLines(sql, account, { format, after: null, limit: 100 });
       expect(read.filter((line) => line.before === null)).toHaveLength(ODD_CALLS);
       expect(read.filter((line) => line.before !== null)).toHaveLength(tricky().length - ODD_CALLS);
+    }
+  });
+
+  it('writes the transcripts the service stored with their text as those stored before it, byte for byte', async () => {
+    // Each call of tricky() as the service writes it: placed (the transcript empty), then ended with
+    // its transcript by either writer (a grouped move, the locked transition), both of which store
+    // the transcript's text beside it (migration 014). Besides them, calls stored before that
+    // migration and one placed and never ended (neither has a text: the export makes it).
+    const account = randomUUID();
+    const rows = tricky().map((row) => ({ ...row, account_id: account }) as unknown as CallRow);
+    const placed = rows.map((row, i) => {
+      const call = { ...row, id: randomUUID(), owner: 'export-lines-test' } as NewCall;
+      return newCallRow(account, call, new Date(Date.parse(String(row.created_at)) - i));
+    });
+    expect(await callRepository.placeAll(sql, placed)).toHaveProperty('size', placed.length);
+    // What a call's last transition writes (transitions.ts).
+    const ended = (row: CallRow): CallChanges & { status: CallRow['status'] } => ({
+      status: row.status,
+      answered_at: row.answered_at,
+      ended_at: row.ended_at,
+      duration_seconds: row.duration_seconds,
+      transcript: row.transcript,
+      sentiment: row.sentiment,
+      call_summary: row.call_summary,
+      call_end_reason: row.call_end_reason,
+      ended_by: row.ended_by,
+      details_collection: row.details_collection,
+      opted_out: row.opted_out,
+      ai_cost: row.ai_cost,
+      telephony_cost: row.telephony_cost,
+      total_cost: row.total_cost,
+      sip_code: row.sip_code,
+      sip_reason: row.sip_reason,
+      owner: null,
+    });
+    const grouped = placed.filter((_, i) => i % 2 === 0);
+    const moved = await callRepository.advanceAll(
+      sql,
+      grouped.map((from) => {
+        const to = { ...from, ...ended(rows[placed.indexOf(from)]!), sequence: 2 };
+        return { from, to, at: new Date(), ended: undefined };
+      }),
+    );
+    expect(moved.size).toBe(grouped.length);
+    for (const from of placed.filter((_, i) => i % 2 === 1)) {
+      const changes = ended(rows[placed.indexOf(from)]!);
+      await sql.begin((tx) => callRepository.transition(tx, from, changes, new Date()));
+    }
+    await callRepository.placeAll(sql, [
+      newCallRow(account, { ...placed[0]!, id: randomUUID() }, new Date('2026-11-27T00:00:00.000Z')),
+    ]);
+    await insert(
+      tricky().map((row) => ({ ...row, account_id: account, created_at: '2026-11-26T11:00:00.000Z' })),
+    );
+
+    const [texts] = await sql<{ stored: number; before: number; differ: number }[]>`
+      SELECT count(*) FILTER (WHERE transcript_text IS NOT NULL)::int AS stored,
+        count(*) FILTER (WHERE transcript_text IS NULL)::int AS before,
+        count(*) FILTER (WHERE transcript_text <> json_strip_nulls(transcript::json)::text)::int AS differ
+      FROM call.calls WHERE account_id = ${account}`;
+    expect(texts).toEqual({ stored: placed.length, before: tricky().length + 1, differ: 0 });
+    const all = await stored(account);
+    expect(all.filter((row) => row.transcript.length > 0).length).toBeGreaterThan(tricky().length);
+    for (const format of ['jsonl', 'csv'] as const) {
+      const header = format === 'csv' ? `${COLUMNS.map(([name]) => name).join(',')}\r\n` : '';
+      const expected = header + all.map((row) => expectedLine(row, format)).join('');
+      for (const limit of [3, 100]) {
+        expect(lines(joined(await exported(account, format, limit), format))).toEqual(lines(expected));
+      }
+      const read = await exportLines(sql, account, { format, after: null, limit: 100 });
+      expect(read.filter((line) => line.before === null)).toHaveLength(2 * ODD_CALLS);
     }
   });
 

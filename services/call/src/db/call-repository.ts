@@ -12,6 +12,7 @@ import {
   wakeOutboxRelays,
 } from '@voice/shared';
 import { type CallRecordRow, type CallRow, RECORD_COLUMNS } from './call-rows';
+import { transcriptText } from './export-sql';
 
 type Db = Sql | TransactionSql;
 export type NewCall = Pick<
@@ -129,6 +130,12 @@ function optOuts(db: Db) {
     FROM changed WHERE opted_out
     ON CONFLICT (account_id, number) DO NOTHING
   )`;
+}
+
+/** transcriptText (export-sql.ts) of a transcript sent as a parameter: the same SQL around it. */
+function textOf(db: Db, transcript: unknown) {
+  const [before, after] = transcriptText('\u0000').split('\u0000');
+  return db`${db.unsafe(before!)}${transcript as never}::jsonb${db.unsafe(after!)}`;
 }
 
 /** Filters of the list and the export, always within one account. */
@@ -328,6 +335,12 @@ export const callRepository = {
       (column) =>
         sql`${sql(column)} = CASE WHEN i.changes ? ${column} THEN r.${sql(column)} ELSE c.${sql(column)} END`,
     );
+    // A new transcript comes with its text for the export (migration 014), made from it here.
+    if (columns.has('transcript'))
+      set.push(
+        sql`transcript_text = CASE WHEN i.changes ? 'transcript' THEN ${sql.unsafe(transcriptText('r.transcript'))}
+          ELSE c.transcript_text END`,
+      );
     const assignments = set.reduce((all, one) => sql`${all}, ${one}`);
     const written = await sql<{ id: string }[]>`
       WITH input AS (
@@ -365,10 +378,12 @@ export const callRepository = {
     for (const key of ['transcript', 'details_collection'] as const) {
       if (key in changes && changes[key] !== null) values[key] = tx.json(changes[key] as never);
     }
+    // A new transcript comes with its text for the export (migration 014), made from the same value.
+    const text = 'transcript' in values ? tx`, transcript_text = ${textOf(tx, values.transcript)}` : tx``;
     // The change and its history row in one round trip.
     const [updated] = await tx<CallRow[]>`
       WITH changed AS (
-        UPDATE call.calls SET ${tx(values as never)} WHERE id = ${row.id} RETURNING *
+        UPDATE call.calls SET ${tx(values as never)}${text} WHERE id = ${row.id} RETURNING *
       ), recorded AS (
         INSERT INTO call.call_transitions (call_id, sequence, status, at)
         VALUES (${row.id}, ${sequence}, ${changes.status}, ${at})

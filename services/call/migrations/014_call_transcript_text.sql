@@ -1,0 +1,13 @@
+-- Each call's transcript as the export writes it: the compact JSON text PostgreSQL makes of the
+-- jsonb (json_strip_nulls(transcript::json)::text, db/export-sql.ts), written by the statement that
+-- writes the transcript, so the export reads it instead of making it for every call of every export
+-- (the largest part of the database's time per exported call; docs/performance.md, "The export").
+-- Null until a transcript is written (a new call's is empty: the export makes '[]', cheaply) and for
+-- calls stored before this migration: the export makes their text as before (COALESCE), so they are
+-- exported exactly as before, at the old cost. Not written at placement: a call placed by this
+-- version and ended by an instance of the previous one (which writes the transcript alone) keeps
+-- null, not a stale '[]'. Not back-filled here: that would write a new version of every call of the
+-- history in one transaction (the table's size again, its WAL, locks on calls being written), for a
+-- saving only when old calls are exported; a back-fill in batches is safe at any time later.
+-- No default: no table rewrite.
+ALTER TABLE call.calls ADD COLUMN transcript_text text;
