@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { createSocket } from 'node:dgram';
 import { callRpc, HEALTH, TELEPHONY } from '@voice/shared';
 import { infraModes } from '@voice/shared/testing';
 import { answerScenario, optionsScenario, startSipp } from '@voice/shared/testing/sip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trunkHealthRepository } from '../src';
-import { DialHarness, until } from './support/dial-harness';
+import { DialHarness, FAST, until } from './support/dial-harness';
 
 // The life of a telephony instance around its calls: OPTIONS keep-alive to trunks, and a stop that
 // ends live calls with BYE before the SIP user agent closes.
@@ -73,6 +74,34 @@ describe.each(infraModes())('a telephony instance (%s)', (mode) => {
       await sipp.ranToEnd();
     } finally {
       await sipp.stop();
+    }
+  });
+});
+
+describe.each(infraModes())('a telephony instance pinging a trunk that does not answer (%s)', (mode) => {
+  // A harness of its own: the instance under test is the only one pinging, so the ping in flight
+  // when it stops is its own.
+  const h = new DialHarness(mode);
+
+  beforeAll(() => h.setUp(), 30_000);
+  afterAll(() => h.tearDown(), 30_000);
+
+  it('stops without waiting for the keep-alive ping to time out', async () => {
+    // The far end hears the OPTIONS and never answers it.
+    const silent = createSocket('udp4');
+    await new Promise<void>((resolve) => silent.bind(0, '127.0.0.1', resolve));
+    const pinged = new Promise<void>((resolve) => silent.once('message', () => resolve()));
+    try {
+      // A transaction timeout far past this test's own: a stop that waited for it never returns here.
+      const pinging = await h.start({
+        keepAliveMs: 30_000,
+        sipTimers: { ...FAST.sipTimers, transactionTimeoutMs: 3_600_000 },
+      });
+      await h.trunk(`sip:127.0.0.1:${silent.address().port}`);
+      await pinged;
+      await pinging.stop();
+    } finally {
+      silent.close();
     }
   });
 });

@@ -20,10 +20,18 @@ const CLAIM_BATCH = 100;
  */
 export function startTrunkKeepAlive(options: TrunkKeepAliveOptions): { stop(): Promise<void> } {
   const { sql, log, ua, concurrency } = options;
+  // A stop does not wait out a ping to a trunk that does not answer (its transaction timeout, 32 s
+  // by default, past a container's grace period): the ping is dropped unrecorded, and the user
+  // agent's close, next in the stop, ends its transaction.
+  let stopping = (): void => {};
+  const stopped = new Promise<null>((resolve) => {
+    stopping = () => resolve(null);
+  });
   const ping = async (trunk: DueTrunk) => {
     let result: { ok: boolean; latencyMs: number; sipCode: number | null; error: string | null };
     try {
-      const answer = await ua.options(trunk);
+      const answer = await Promise.race([ua.options(trunk), stopped]);
+      if (answer === null) return;
       result = answer.ok
         ? { ok: true, latencyMs: answer.latencyMs, sipCode: answer.sipCode, error: null }
         : { ok: false, latencyMs: answer.latencyMs, sipCode: answer.sipCode, error: answer.error };
@@ -45,5 +53,10 @@ export function startTrunkKeepAlive(options: TrunkKeepAliveOptions): { stop(): P
     onError: (error) => log.warn({ err: error }, 'telephony: trunk keep-alive round failed'),
   });
   loop.start();
-  return loop;
+  return {
+    stop: async () => {
+      stopping();
+      await loop.stop();
+    },
+  };
 }
