@@ -229,9 +229,10 @@ export class DialQueue {
   private pump(): void {
     if (this.stopped || this.size === 0) return;
     this.refill();
-    // A batch leaves one token in the bucket (kept, not lost: the rate is the same), so that a
-    // call of an account with nothing waiting finds one and goes at once (express).
-    const reserve = this.options.perSecond > 1 ? 1 : 0;
+    // A batch leaves a token in the bucket for each express flight (kept, not lost: the rate is the
+    // same), so that calls of accounts with nothing waiting, arriving close together, each find one
+    // and go at once (express). Less than the bucket holds, or the batches would never go.
+    const reserve = Math.min(EXPRESS_FLIGHTS, Math.max(0, Math.floor(this.options.perSecond) - 1));
     const budget = Math.floor(this.tokens) - reserve;
     if (budget < 1) {
       this.schedule(Math.ceil(((1 + reserve - this.tokens) / this.options.perSecond) * 1000));
