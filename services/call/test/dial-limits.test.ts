@@ -35,7 +35,7 @@ describe.each(infraModes())('dialing within accounts’ concurrent-call limits (
   });
 
   const dial = (owner: string, rows: readonly CallRow[]) =>
-    callRepository.markDialed(sql, owner, rows, FALLBACK);
+    sql.begin((tx) => callRepository.markDialed(tx, owner, rows, FALLBACK));
 
   it('dials up to the limit in order, holds the rest, and says how many slots are free', async () => {
     const acme = randomUUID();

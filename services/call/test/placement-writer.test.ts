@@ -108,7 +108,7 @@ describe.each(infraModes())('placing and dialing calls (%s)', (mode) => {
       SELECT id FROM call.calls WHERE status = 'initializing' AND dialed_at IS NULL LIMIT 8`;
     const calls = waiting.map((w) => ({ id: w.id, account_id: ACCOUNT }));
     const [before, batch] = [calls.slice(0, 5), calls.slice(5)];
-    await callRepository.markDialed(sql, 'test', before, 2);
+    await sql.begin((tx) => callRepository.markDialed(tx, 'test', before, 2));
     // Index entries returned by scans, as this connection counts them (not flushed yet).
     const indexReads = async (tx: TransactionSql) =>
       new Map(
@@ -120,7 +120,7 @@ describe.each(infraModes())('placing and dialing calls (%s)', (mode) => {
       );
     const read = await sql.begin(async (tx) => {
       const start = await indexReads(tx);
-      const marked = await callRepository.markDialedIn(tx, 'test', batch, 2);
+      const marked = await callRepository.markDialed(tx, 'test', batch, 2);
       expect(marked.dialed.map((m) => m.id).sort()).toEqual(batch.map((b) => b.id).sort());
       expect(marked.held).toEqual([]);
       expect(marked.accounts).toEqual([{ account_id: ACCOUNT, limit: 1000, known: true, free: 992 }]);
@@ -144,7 +144,7 @@ describe.each(infraModes())('placing and dialing calls (%s)', (mode) => {
       all.map((c) => c.row),
     );
     // Marked dialed in the database only: the driver's row still says null, and must not undo it.
-    await callRepository.markDialed(sql, 'test', [ended!.row], 2);
+    await sql.begin((tx) => callRepository.markDialed(tx, 'test', [ended!.row], 2));
     const at = new Date();
     const ringingRow = (c: ReturnType<typeof newCall>) => ({
       ...c.row,

@@ -6,8 +6,6 @@ import type { Logger } from '../log';
 export type Sql = postgres.Sql;
 /** The handle passed to `sql.begin` callbacks; write outbox rows and state changes through it. */
 export type TransactionSql = postgres.TransactionSql;
-/** A connection taken from the pool for one caller (`sql.reserve()`); release it when done. */
-export type ReservedSql = postgres.ReservedSql;
 
 export interface CreateSqlOptions {
   /** Pool size; keep it modest (postgres.js has a known race under heavy pipelined `begin`). */

@@ -297,11 +297,8 @@ export class CallsApp {
    * hands those to the carrier from the start; the rest wait in the queue for a slot.
    */
   private async dialBatch(rows: CallRow[]): Promise<DialOutcome> {
-    const marks = await callRepository.markDialed(
-      this.options.sql,
-      this.options.instanceId,
-      rows,
-      UNKNOWN_ACCOUNT_LIMIT,
+    const marks = await transaction(this.options.sql, (tx) =>
+      callRepository.markDialed(tx, this.options.instanceId, rows, UNKNOWN_ACCOUNT_LIMIT),
     );
     for (const account of marks.accounts) if (!account.known) this.warnUnknownLimit(account.account_id);
     const outcome: DialOutcome = {

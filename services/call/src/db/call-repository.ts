@@ -7,7 +7,6 @@ import {
   pageEnd,
   pageExtent,
   pageStart,
-  type ReservedSql,
   type Sql,
   type TransactionSql,
   wakeOutboxRelays,
@@ -150,100 +149,6 @@ export function filtered(db: Db, accountId: string, filters: CallFilters) {
     ${filters.to ? db`AND created_at < ${filters.to}` : db``}`;
 }
 
-/**
- * markDialed's two statements, the accounts' locks then the marking, sent together on `tx`'s
- * connection (pipelined). The server runs the marking, with a snapshot of its own, only once the
- * locks are held, so the count is as exact as with a round trip each.
- */
-function markStatements(
-  tx: TransactionSql | ReservedSql,
-  owner: string,
-  ids: string[],
-  accountIds: string[],
-  fallbackLimit: number,
-): [Promise<unknown>, Promise<DialMarkRow[]>] {
-  const locked = tx`
-        SELECT count(pg_advisory_xact_lock(hashtext('call.account_dials'), k)) FROM (
-          SELECT DISTINCT hashtext(a::text) AS k FROM unnest(${accountIds}::uuid[]) a ORDER BY 1) keys`.execute();
-  const marking = tx<DialMarkRow[]>`
-        WITH wanted AS (
-          SELECT w.id, w.account_id, w.n
-          FROM unnest(${ids}::uuid[], ${accountIds}::uuid[]) WITH ORDINALITY AS w(id, account_id, n)
-        ), eligible AS (
-          SELECT w.id, w.account_id, w.n FROM wanted w JOIN call.calls c ON c.id = w.id
-          WHERE c.account_id = w.account_id AND c.owner = ${owner} AND c.dialed_at IS NULL
-            AND (c.status = 'initializing') IS TRUE
-        ), limits AS (
-          SELECT a.account_id, coalesce(l.max_concurrent_calls, ${fallbackLimit}) AS cap,
-            l.account_id IS NOT NULL AS known,
-            -- Written as calls_account_live_idx's predicate, so that index serves it (migration 011).
-            (SELECT count(*) FROM call.calls d WHERE d.account_id = a.account_id AND d.dialed_at IS NOT NULL
-              AND d.status NOT IN ('completed', 'no_answer', 'failed', 'voicemail', 'busy'))::int AS active
-          FROM (SELECT DISTINCT account_id FROM wanted) a
-          LEFT JOIN call.account_limits l ON l.account_id = a.account_id
-        ), ranked AS (
-          SELECT e.id, e.account_id, row_number() OVER (PARTITION BY e.account_id ORDER BY e.n) AS r
-          FROM eligible e
-        ), marked AS (
-          UPDATE call.calls c SET dialed_at = date_trunc('milliseconds', clock_timestamp())
-          FROM ranked r JOIN limits l ON l.account_id = r.account_id
-          WHERE c.id = r.id AND r.r <= l.cap - l.active AND c.owner = ${owner} AND c.dialed_at IS NULL
-            AND (c.status = 'initializing') IS TRUE
-          RETURNING c.id, c.account_id, c.dialed_at
-        )
-        SELECT 'dialed' AS kind, id, account_id, dialed_at, NULL::int AS cap, NULL::boolean AS known,
-          NULL::int AS free FROM marked
-        UNION ALL
-        SELECT 'held', r.id, r.account_id, NULL, NULL, NULL, NULL
-        FROM ranked r JOIN limits l ON l.account_id = r.account_id WHERE r.r > l.cap - l.active
-        UNION ALL
-        SELECT 'account', NULL, l.account_id, NULL, l.cap, l.known,
-          greatest(0, l.cap - l.active - (SELECT count(*) FROM marked m WHERE m.account_id = l.account_id))::int
-        FROM limits l`.execute();
-  return [locked, marking];
-}
-
-/**
- * markDialed's transaction whole in one round trip on a connection of its own: BEGIN, the two
- * statements and COMMIT sent at once. A statement that fails aborts the transaction: the ones after
- * it fail too and COMMIT answers ROLLBACK.
- */
-async function markInOneTrip(
-  tx: ReservedSql,
-  owner: string,
-  ids: string[],
-  accountIds: string[],
-  fallbackLimit: number,
-): Promise<DialMarkRow[]> {
-  const begun = tx`BEGIN`.execute();
-  const [locked, marking] = markStatements(tx, owner, ids, accountIds, fallbackLimit);
-  const committed = tx`COMMIT`.execute();
-  const settled = await Promise.allSettled([begun, locked, marking, committed]);
-  const failed = settled.find((result): result is PromiseRejectedResult => result.status === 'rejected');
-  if (failed) {
-    // Unless COMMIT ran (and answered ROLLBACK), the connection must not go back in a transaction.
-    await tx`ROLLBACK`.execute().catch(() => {});
-    throw failed.reason;
-  }
-  return (settled[2] as PromiseFulfilledResult<DialMarkRow[]>).value;
-}
-
-function dialMarks(rows: readonly DialMarkRow[]): DialMarks {
-  const marks: DialMarks = { dialed: [], held: [], accounts: [] };
-  for (const row of rows) {
-    if (row.kind === 'dialed') marks.dialed.push({ id: row.id!, dialed_at: row.dialed_at! });
-    else if (row.kind === 'held') marks.held.push(row.id!);
-    else
-      marks.accounts.push({
-        account_id: row.account_id,
-        limit: row.cap!,
-        known: row.known!,
-        free: row.free!,
-      });
-  }
-  return marks;
-}
-
 /** The call schema's SQL: every read is scoped by account, so another account's call is not found. */
 export const callRepository = {
   /**
@@ -279,8 +184,8 @@ export const callRepository = {
   },
 
   /**
-   * Marks queued calls of `owner` as handed to the carrier now (in a transaction of its own, sent
-   * in one round trip: the accounts' locks are held until it ends), each only while its account has
+   * Marks queued calls of `owner` as handed to the carrier now (in a transaction of its own: the
+   * accounts' locks are held until it ends), each only while its account has
    * fewer calls dialed and not ended than its limit (`fallbackLimit` for an account the gateway has
    * not told us of yet). Exact across instances: the accounts' advisory locks are taken first, in
    * one order (no deadlock), so every instance's count of an account's dialed calls sees the dials
@@ -293,42 +198,67 @@ export const callRepository = {
    * walk every live call, thousands while a backlog waits, instead of looking up these few ids.
    */
   async markDialed(
-    sql: Sql,
-    owner: string,
-    calls: readonly Pick<CallRow, 'id' | 'account_id'>[],
-    fallbackLimit: number,
-  ): Promise<DialMarks> {
-    const tx = await sql.reserve();
-    try {
-      const rows = await markInOneTrip(
-        tx,
-        owner,
-        calls.map((c) => c.id),
-        calls.map((c) => c.account_id),
-        fallbackLimit,
-      );
-      return dialMarks(rows);
-    } finally {
-      tx.release();
-    }
-  },
-
-  /** markDialed inside the caller's transaction (which holds the locks until it ends). */
-  async markDialedIn(
     tx: TransactionSql,
     owner: string,
     calls: readonly Pick<CallRow, 'id' | 'account_id'>[],
     fallbackLimit: number,
   ): Promise<DialMarks> {
-    const [locked, marking] = markStatements(
-      tx,
-      owner,
-      calls.map((c) => c.id),
-      calls.map((c) => c.account_id),
-      fallbackLimit,
-    );
+    const ids = calls.map((c) => c.id);
+    const accountIds = calls.map((c) => c.account_id);
+    // Sent together (pipelined): the server runs the second statement, with a snapshot of its own,
+    // only once the first holds the locks, and the dial is stamped one round trip sooner.
+    const locked = tx`
+        SELECT count(pg_advisory_xact_lock(hashtext('call.account_dials'), k)) FROM (
+          SELECT DISTINCT hashtext(a::text) AS k FROM unnest(${accountIds}::uuid[]) a ORDER BY 1) keys`.execute();
+    const marking = tx<DialMarkRow[]>`
+        WITH wanted AS (
+          SELECT w.id, w.account_id, w.n
+          FROM unnest(${ids}::uuid[], ${accountIds}::uuid[]) WITH ORDINALITY AS w(id, account_id, n)
+        ), eligible AS (
+          SELECT w.id, w.account_id, w.n FROM wanted w JOIN call.calls c ON c.id = w.id
+          WHERE c.account_id = w.account_id AND c.owner = ${owner} AND c.dialed_at IS NULL
+            AND (c.status = 'initializing') IS TRUE
+        ), limits AS (
+          SELECT a.account_id, coalesce(l.max_concurrent_calls, ${fallbackLimit}) AS cap,
+            l.account_id IS NOT NULL AS known,
+            -- Written as calls_account_live_idx's predicate, so that index serves it (migration 011).
+            (SELECT count(*) FROM call.calls d WHERE d.account_id = a.account_id AND d.dialed_at IS NOT NULL
+              AND d.status NOT IN ('completed', 'no_answer', 'failed', 'voicemail', 'busy'))::int AS active
+          FROM (SELECT DISTINCT account_id FROM wanted) a
+          LEFT JOIN call.account_limits l ON l.account_id = a.account_id
+        ), ranked AS (
+          SELECT e.id, e.account_id, row_number() OVER (PARTITION BY e.account_id ORDER BY e.n) AS r
+          FROM eligible e
+        ), marked AS (
+          UPDATE call.calls c SET dialed_at = date_trunc('milliseconds', clock_timestamp())
+          FROM ranked r JOIN limits l ON l.account_id = r.account_id
+          WHERE c.id = r.id AND r.r <= l.cap - l.active AND c.owner = ${owner} AND c.dialed_at IS NULL
+            AND (c.status = 'initializing') IS TRUE
+          RETURNING c.id, c.account_id, c.dialed_at
+        )
+        SELECT 'dialed' AS kind, id, account_id, dialed_at, NULL::int AS cap, NULL::boolean AS known,
+          NULL::int AS free FROM marked
+        UNION ALL
+        SELECT 'held', r.id, r.account_id, NULL, NULL, NULL, NULL
+        FROM ranked r JOIN limits l ON l.account_id = r.account_id WHERE r.r > l.cap - l.active
+        UNION ALL
+        SELECT 'account', NULL, l.account_id, NULL, l.cap, l.known,
+          greatest(0, l.cap - l.active - (SELECT count(*) FROM marked m WHERE m.account_id = l.account_id))::int
+        FROM limits l`.execute();
     const [, rows] = await Promise.all([locked, marking]);
-    return dialMarks(rows);
+    const marks: DialMarks = { dialed: [], held: [], accounts: [] };
+    for (const row of rows) {
+      if (row.kind === 'dialed') marks.dialed.push({ id: row.id!, dialed_at: row.dialed_at! });
+      else if (row.kind === 'held') marks.held.push(row.id!);
+      else
+        marks.accounts.push({
+          account_id: row.account_id,
+          limit: row.cap!,
+          known: row.known!,
+          free: row.free!,
+        });
+    }
+    return marks;
   },
 
   /**
