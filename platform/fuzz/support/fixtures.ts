@@ -153,8 +153,20 @@ export async function createFixtures(
     ],
   };
 
-  /** Puts back what the fuzz deleted (agents, prompt versions), so later cases still hit live ones. */
+  /**
+   * Puts back what the fuzz deleted or changed (agents, prompt versions, the two accounts' plan and
+   * rate limit: a valid PATCH may move them to a plan of 300 requests a minute), so later cases
+   * still hit live ones and restocking itself is not refused.
+   */
   const restock = async () => {
+    for (const id of [account.id, otherAccount.id])
+      await ok(
+        api(t.url, 'PATCH', `/admin/accounts/${id}`, {
+          key: admin,
+          body: { plan: 'enterprise', rate_limit_per_minute: 1_000_000 },
+        }),
+        'account settings',
+      );
     const agents = ids.agent_id!;
     for (let i = 0; i < agents.length; i++) {
       const res = await api(t.url, 'GET', `/v1/agents/${agents[i]}`, { key: i === 2 ? other.key : key });
