@@ -5,7 +5,8 @@
  * nodejs_eventloop_lag_* metrics, which it resets at each read of /metrics: a read at the phase's
  * start clears them, the read at its end covers the phase alone).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { cpuSecondsOf, postgresPids } from '../support';
 
 export interface ProcessLoad {
   name: string;
@@ -35,7 +36,7 @@ interface Reading {
   at: number;
   machine: { busy: number; total: number } | undefined;
   /** CPU seconds so far of the PostgreSQL processes alive now, by pid. */
-  postgres: Map<string, number>;
+  postgres: Map<number, number>;
   bench: number;
   processes: { name: string; cpuSeconds: number; lagP99: number; lagMax: number }[];
 }
@@ -58,26 +59,12 @@ function machineJiffies(): Reading['machine'] {
   }
 }
 
-/** utime + stime of each process named postgres, in seconds (USER_HZ is 100 on Linux). */
-function postgresSeconds(): Map<string, number> {
-  const seconds = new Map<string, number>();
-  let pids: string[] = [];
-  try {
-    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
-  } catch {
-    return seconds;
-  }
-  for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      // The command is in parentheses and may hold spaces; the fields after it are fixed.
-      const close = stat.lastIndexOf(')');
-      if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
-      const fields = stat.slice(close + 2).split(' ');
-      seconds.set(pid, (Number(fields[11]) + Number(fields[12])) / 100);
-    } catch {
-      // Gone meanwhile.
-    }
+/** CPU seconds so far of each PostgreSQL process, by pid (one gone meanwhile reads 0: left out). */
+function postgresSeconds(): Map<number, number> {
+  const seconds = new Map<number, number>();
+  for (const pid of postgresPids()) {
+    const used = cpuSecondsOf(pid);
+    if (used > 0) seconds.set(pid, used);
   }
   return seconds;
 }
