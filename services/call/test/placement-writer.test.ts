@@ -63,6 +63,48 @@ describe.each(infraModes())('placing and dialing calls (%s)', (mode) => {
     expect(await stored(calls)).toEqual({ calls: 12, statements: 2, transitions: 12, events: 0 });
   });
 
+  it('stores another account’s call while one account’s statement is in flight, and that account’s next calls after it', async () => {
+    const writer = new PlacementWriter(sql);
+    const other = randomUUID();
+    const held = newCall();
+    // A transaction holding an uncommitted row with the first call's id: the writer's insert of
+    // that id waits for it (ON CONFLICT), so the account's statement stays in flight until then.
+    let release: () => void = () => {};
+    let inserted: () => void = () => {};
+    const rowWritten = new Promise<void>((resolve) => {
+      inserted = resolve;
+    });
+    const blocker = sql.begin(async (tx) => {
+      await callRepository.placeAll(tx as unknown as Sql, [held.row]);
+      inserted();
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      throw new Error('rolled back on purpose');
+    });
+    await rowWritten;
+    const first = writer.place(held.row);
+    // Sent at the end of the turn: from then on its statement is in flight.
+    await new Promise((resolve) => setImmediate(resolve));
+    // The account's own next call waits behind that statement.
+    const sameAccount = newCall();
+    const second = writer.place(sameAccount.row);
+    let secondDone = false;
+    void second.then(() => {
+      secondDone = true;
+    });
+    // Another account's call does not: it is stored while the first statement still waits.
+    const elsewhere = { row: { ...newCall().row, account_id: other } };
+    expect(await writer.place(elsewhere.row)).toBe(true);
+    expect(secondDone).toBe(false);
+    expect(await stored([elsewhere])).toMatchObject({ calls: 1, transitions: 1 });
+    expect(await stored([held, sameAccount])).toMatchObject({ calls: 0 });
+    release();
+    await expect(blocker).rejects.toThrow('rolled back on purpose');
+    expect(await Promise.all([first, second])).toEqual([true, true]);
+    expect(await stored([held, sameAccount])).toMatchObject({ calls: 2, statements: 2, transitions: 2 });
+  });
+
   it('stores an id once and fails only the call that cannot be stored', async () => {
     const writer = new PlacementWriter(sql, { concurrency: 1 });
     const [first, twice, fine] = [newCall(), newCall(), newCall()];

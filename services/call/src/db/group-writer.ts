@@ -4,11 +4,18 @@ interface Pending<T> {
   reject: (error: unknown) => void;
 }
 
-export interface GroupWriterOptions {
+export interface GroupWriterOptions<T = unknown> {
   /** Statements in flight at once; items arriving meanwhile wait and go together. */
   concurrency?: number;
   /** Most items in one statement. */
   maxBatch?: number;
+  /**
+   * Items of one lane (an account) wait while a statement carrying one of them is in flight;
+   * items of a lane with nothing in flight go at once, up to `concurrency` statements. One
+   * account's stream of writes then groups as with a single statement in flight, while another
+   * account's write does not wait out that stream's round trip.
+   */
+  laneOf?: (item: T) => string;
 }
 
 /**
@@ -22,17 +29,23 @@ export interface GroupWriterOptions {
  * item fails alone. Two items with the same id in one batch: only the first goes in that
  * statement, the later one is answered false once it committed, as if it had lost a race to a
  * committed write.
+ *
+ * With lanes (`laneOf`), a statement waits only for statements carrying items of its own lanes.
  */
 export class GroupWriter<T extends { id: string }> {
   private readonly waiting: Pending<T>[] = [];
   private writing = 0;
   private readonly concurrency: number;
   private readonly maxBatch: number;
+  private readonly laneOf: ((item: T) => string) | undefined;
+  /** Lanes with a statement in flight, and how many. */
+  private readonly busy = new Map<string, number>();
 
   constructor(
     private readonly writeAll: (items: readonly T[]) => Promise<Set<string>>,
-    options: GroupWriterOptions = {},
+    options: GroupWriterOptions<T> = {},
   ) {
+    this.laneOf = options.laneOf;
     // One statement in flight: under load the next one carries everything that arrived meanwhile,
     // so statements carry more calls each than with two in flight (docs/performance.md).
     this.concurrency = options.concurrency ?? 1;
@@ -61,13 +74,33 @@ export class GroupWriter<T extends { id: string }> {
 
   private pump(): void {
     while (this.writing < this.concurrency && this.waiting.length > 0) {
-      const batch = this.waiting.splice(0, this.maxBatch);
+      const batch = this.laneOf ? this.takeFreeLanes(this.laneOf) : this.waiting.splice(0, this.maxBatch);
+      if (batch.length === 0) return;
+      const lanes = this.laneOf ? [...new Set(batch.map((pending) => this.laneOf!(pending.item)))] : [];
+      for (const lane of lanes) this.busy.set(lane, (this.busy.get(lane) ?? 0) + 1);
       this.writing++;
       void this.send(batch).finally(() => {
         this.writing--;
+        for (const lane of lanes) {
+          const left = (this.busy.get(lane) ?? 1) - 1;
+          if (left === 0) this.busy.delete(lane);
+          else this.busy.set(lane, left);
+        }
         this.pump();
       });
     }
+  }
+
+  /** The waiting items, in arrival order, whose lanes have no statement in flight (up to maxBatch). */
+  private takeFreeLanes(laneOf: (item: T) => string): Pending<T>[] {
+    const batch: Pending<T>[] = [];
+    const kept: Pending<T>[] = [];
+    for (const pending of this.waiting) {
+      if (batch.length < this.maxBatch && !this.busy.has(laneOf(pending.item))) batch.push(pending);
+      else kept.push(pending);
+    }
+    this.waiting.splice(0, this.waiting.length, ...kept);
+    return batch;
   }
 
   private async send(batch: Pending<T>[]): Promise<void> {

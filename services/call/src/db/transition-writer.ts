@@ -11,7 +11,7 @@ import { GroupWriter, type GroupWriterOptions } from './group-writer';
 export class TransitionWriter {
   private readonly writer: GroupWriter<Move & { id: string }>;
 
-  constructor(sql: Sql, options: GroupWriterOptions = {}) {
+  constructor(sql: Sql, options: GroupWriterOptions<Move & { id: string }> = {}) {
     this.writer = new GroupWriter((moves) => callRepository.advanceAll(sql, moves), options);
   }
 
