@@ -17,6 +17,7 @@ import type { z } from 'zod';
 import { endpointRepository } from '../db/endpoints';
 import { endpointBody, endpointCallData } from '../domain/endpoint-payload';
 import type { PayloadLinks } from '../domain/payload';
+import { SubscribedCheck } from './subscribed-check';
 
 export interface EndpointEventsOptions {
   bus: Bus;
@@ -77,10 +78,15 @@ const SOURCES = [
  * Sending is the delivery worker's, as for agents' webhooks.
  */
 export function consumeEndpointEvents(options: EndpointEventsOptions): Promise<Subscription>[] {
-  return SOURCES.map((s) => consumeSource(options, s as Source<z.ZodType>));
+  const subscribed = new SubscribedCheck(options.sql);
+  return SOURCES.map((s) => consumeSource(options, subscribed, s as Source<z.ZodType>));
 }
 
-function consumeSource(options: EndpointEventsOptions, s: Source<z.ZodType>): Promise<Subscription> {
+function consumeSource(
+  options: EndpointEventsOptions,
+  subscribed: SubscribedCheck,
+  s: Source<z.ZodType>,
+): Promise<Subscription> {
   const { bus, sql, log } = options;
   const stream = s.contract.stream;
   if (!stream) throw new Error(`${s.contract.prefix} is a live event: no endpoint can rely on it`);
@@ -99,7 +105,7 @@ function consumeSource(options: EndpointEventsOptions, s: Source<z.ZodType>): Pr
       const accountId = envelope.account_id;
       const kind = s.kind(parsed.data);
       // Most accounts have no endpoint for most events: acked without a transaction.
-      if (!(await endpointRepository.anySubscribed(sql, accountId, kind))) return;
+      if (!(await subscribed.has(accountId, kind))) return;
       const eventId = envelope.id ?? msg.id;
       const body = endpointBody({
         kind,

@@ -144,11 +144,20 @@ export const endpointRepository = {
     return inserted.count;
   },
 
-  /** Whether the account has an enabled endpoint subscribed to `kind` (most events concern none). */
-  async anySubscribed(db: Db, accountId: string, kind: EndpointEventKind): Promise<boolean> {
-    const [row] = await db<{ found: boolean }[]>`
-      SELECT EXISTS (SELECT 1 FROM webhook.endpoints
-                      WHERE account_id = ${accountId} AND enabled AND ${kind} = ANY(events)) AS found`;
-    return row?.found ?? false;
+  /**
+   * Of the (account, event kind) pairs asked, those whose account has an enabled endpoint
+   * subscribed to the kind (most events concern none), each as its index in `pairs`.
+   */
+  async subscribed(
+    db: Db,
+    pairs: readonly { accountId: string; kind: EndpointEventKind }[],
+  ): Promise<Set<number>> {
+    const rows = await db<{ n: number }[]>`
+      SELECT (w.n - 1)::int AS n
+        FROM unnest(${pairs.map((p) => p.accountId)}::text[], ${pairs.map((p) => p.kind)}::text[])
+             WITH ORDINALITY AS w(account_id, kind, n)
+       WHERE EXISTS (SELECT 1 FROM webhook.endpoints e
+                      WHERE e.account_id = w.account_id AND e.enabled AND w.kind = ANY(e.events))`;
+    return new Set(rows.map((row) => row.n));
   },
 };
