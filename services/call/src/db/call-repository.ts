@@ -132,10 +132,9 @@ function optOuts(db: Db) {
   )`;
 }
 
-/** transcriptText (export-sql.ts) of a transcript sent as a parameter: the same SQL around it. */
+/** transcriptText (export-sql.ts) of a transcript sent as a parameter, named for it in a subquery. */
 function textOf(db: Db, transcript: unknown) {
-  const [before, after] = transcriptText('\u0000').split('\u0000');
-  return db`${db.unsafe(before!)}${transcript as never}::jsonb${db.unsafe(after!)}`;
+  return db`(SELECT ${db.unsafe(transcriptText('p.transcript'))} FROM (SELECT ${transcript as never}::jsonb AS transcript) p)`;
 }
 
 /** Filters of the list and the export, always within one account. */
