@@ -285,6 +285,24 @@ describe.each(infraModes())('outbox relay (%s)', (mode) => {
     expect(second.publishes.size).toBeGreaterThan(0);
   });
 
+  it('deletes what it published with its next claims while commits keep waking it, and leaves nothing when stopped', async () => {
+    const counting = new CountingBus(bus);
+    const received = await consume();
+    // Woken by commits only: each batch goes out while later commits wake the relay again.
+    const stoppable = await relay({ bus: counting.asBus(), batchSize: 5, pollIntervalMs: 60_000 });
+    const ids: string[] = [];
+    for (let wave = 0; wave < 10; wave++) {
+      const events = await Promise.all(Array.from({ length: 10 }, (_, i) => emit(wave * 10 + i)));
+      ids.push(...events.map((event) => event.id));
+    }
+    await vi.waitFor(() => expect(new Set(received.map((m) => m.id)).size).toBe(ids.length), WAIT);
+    await stoppable.stop();
+    expect([...counting.publishes.keys()].sort()).toEqual([...ids].sort());
+    expect([...counting.publishes.values()].every((count) => count === 1)).toBe(true);
+    const [row] = await sql<{ count: number }[]>`select count(*)::int as count from ${sql(schema)}.outbox`;
+    expect(row!.count).toBe(0);
+  });
+
   it('vacuums its own outbox once it has deleted enough rows, so claims do not wade through dead ones', async () => {
     // Dead rows counted on the table's pages (pgstattuple), not from n_dead_tup: the deleting
     // backends report their deletes up to seconds later (later still on a loaded machine), and a

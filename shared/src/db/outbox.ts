@@ -195,6 +195,8 @@ class Relay implements OutboxRelay {
   private deletedSinceVacuum = 0;
   private lastVacuum = 0;
   private readonly vacuumEveryRows: number;
+  /** Published rows whose deletion goes with the next claim, in its statement (relayBatch). */
+  private toDelete: string[] = [];
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.schema = assertIdentifier(options.schema);
@@ -248,6 +250,14 @@ class Relay implements OutboxRelay {
       // A full batch means more may be waiting: go again at once.
       if (claimed < this.batchSize) await this.sleep(this.options.pollIntervalMs ?? 1000);
     }
+    if (this.toDelete.length > 0) {
+      await this.deletePublished(this.toDelete).catch((error: unknown) => {
+        this.options.log.debug(
+          { err: error, schema: this.options.schema },
+          'outbox rows left to their lease',
+        );
+      });
+    }
   }
 
   private sleep(ms: number): Promise<void> {
@@ -269,9 +279,12 @@ class Relay implements OutboxRelay {
     const outcomes = await Promise.allSettled(rows.map((row) => this.publish(row)));
     const published = rows.filter((_, i) => outcomes[i]!.status === 'fulfilled').map((row) => row.id);
     if (published.length > 0) {
-      const sql = this.options.bookkeepingSql ?? this.options.sql;
-      await sql`delete from ${sql(this.schema)}.outbox where id = any(${published}::uuid[])`;
-      this.deletedSinceVacuum += published.length;
+      // More to claim at once (a writer committed meanwhile, or the batch was full): the next
+      // claim deletes these in its own statement, one statement a batch instead of two. Until
+      // then they hold their lease, so no relay publishes them again.
+      const more = (this.wakeRequested || rows.length === this.batchSize) && this.running;
+      if (more) this.toDelete.push(...published);
+      else await this.deletePublished(published);
     }
     for (const [i, outcome] of outcomes.entries()) {
       if (outcome.status === 'rejected') await this.release(rows[i]!, outcome.reason);
@@ -279,10 +292,28 @@ class Relay implements OutboxRelay {
     return rows.length;
   }
 
+  private async deletePublished(ids: string[]): Promise<void> {
+    const sql = this.options.bookkeepingSql ?? this.options.sql;
+    await sql`delete from ${sql(this.schema)}.outbox where id = any(${ids}::uuid[])`;
+    this.deletedSinceVacuum += ids.length;
+    if (ids === this.toDelete) this.toDelete = [];
+  }
+
+  /**
+   * Leases the next batch, deleting the rows published before it that wait for it (toDelete).
+   * Those are leased to this relay, so the claim, which takes only rows without a live lease,
+   * never takes them.
+   */
   private async claim(): Promise<OutboxRow[]> {
     const sql = this.options.bookkeepingSql ?? this.options.sql;
     const leaseSeconds = (this.publishTimeoutMs + 30_000) / 1000;
+    const done = this.toDelete;
+    const deleting =
+      done.length > 0
+        ? sql`with done as (delete from ${sql(this.schema)}.outbox where id = any(${done}::uuid[]))`
+        : sql``;
     const rows = await sql<OutboxRow[]>`
+      ${deleting}
       update ${sql(this.schema)}.outbox o
          set lease_until = now() + make_interval(secs => ${leaseSeconds}), attempts = o.attempts + 1
        where o.id in (
@@ -291,6 +322,10 @@ class Relay implements OutboxRelay {
           order by seq limit ${this.batchSize}
           for update skip locked)
       returning o.id, o.seq, o.subject, o.payload, o.headers, o.attempts`;
+    if (done.length > 0) {
+      this.deletedSinceVacuum += done.length;
+      this.toDelete = this.toDelete.slice(done.length);
+    }
     return [...rows].sort((a, b) => Number(BigInt(a.seq) - BigInt(b.seq)));
   }
 
