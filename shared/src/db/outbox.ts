@@ -250,8 +250,10 @@ class Relay implements OutboxRelay {
       // A full batch means more may be waiting: go again at once.
       if (claimed < this.batchSize) await this.sleep(this.options.pollIntervalMs ?? 1000);
     }
-    if (this.toDelete.length > 0) {
-      await this.deletePublished(this.toDelete).catch((error: unknown) => {
+    const left = this.toDelete;
+    this.toDelete = [];
+    if (left.length > 0) {
+      await this.deletePublished(left).catch((error: unknown) => {
         this.options.log.debug(
           { err: error, schema: this.options.schema },
           'outbox rows left to their lease',
@@ -296,7 +298,6 @@ class Relay implements OutboxRelay {
     const sql = this.options.bookkeepingSql ?? this.options.sql;
     await sql`delete from ${sql(this.schema)}.outbox where id = any(${ids}::uuid[])`;
     this.deletedSinceVacuum += ids.length;
-    if (ids === this.toDelete) this.toDelete = [];
   }
 
   /**
@@ -322,9 +323,10 @@ class Relay implements OutboxRelay {
           order by seq limit ${this.batchSize}
           for update skip locked)
       returning o.id, o.seq, o.subject, o.payload, o.headers, o.attempts`;
+    // Nothing is added to toDelete while a claim is in flight (relayBatch claims first).
     if (done.length > 0) {
       this.deletedSinceVacuum += done.length;
-      this.toDelete = this.toDelete.slice(done.length);
+      this.toDelete = [];
     }
     return [...rows].sort((a, b) => Number(BigInt(a.seq) - BigInt(b.seq)));
   }

@@ -38,8 +38,8 @@ export class GroupWriter<T extends { id: string }> {
   private readonly concurrency: number;
   private readonly maxBatch: number;
   private readonly laneOf: ((item: T) => string) | undefined;
-  /** Lanes with a statement in flight, and how many. */
-  private readonly busy = new Map<string, number>();
+  /** Lanes with a statement in flight (one at most each: takeFreeLanes skips the others). */
+  private readonly busy = new Set<string>();
 
   constructor(
     private readonly writeAll: (items: readonly T[]) => Promise<Set<string>>,
@@ -74,18 +74,15 @@ export class GroupWriter<T extends { id: string }> {
 
   private pump(): void {
     while (this.writing < this.concurrency && this.waiting.length > 0) {
-      const batch = this.laneOf ? this.takeFreeLanes(this.laneOf) : this.waiting.splice(0, this.maxBatch);
+      const laneOf = this.laneOf;
+      const batch = laneOf ? this.takeFreeLanes(laneOf) : this.waiting.splice(0, this.maxBatch);
       if (batch.length === 0) return;
-      const lanes = this.laneOf ? [...new Set(batch.map((pending) => this.laneOf!(pending.item)))] : [];
-      for (const lane of lanes) this.busy.set(lane, (this.busy.get(lane) ?? 0) + 1);
+      const lanes = laneOf ? new Set(batch.map((pending) => laneOf(pending.item))) : new Set<string>();
+      for (const lane of lanes) this.busy.add(lane);
       this.writing++;
       void this.send(batch).finally(() => {
         this.writing--;
-        for (const lane of lanes) {
-          const left = (this.busy.get(lane) ?? 1) - 1;
-          if (left === 0) this.busy.delete(lane);
-          else this.busy.set(lane, left);
-        }
+        for (const lane of lanes) this.busy.delete(lane);
         this.pump();
       });
     }
